@@ -1,0 +1,42 @@
+/** The spec's products; a tenant switches each on or off. */
+export const PRODUCTS = [
+  'events',
+  'fanbases',
+  'commerce',
+  'streams',
+  'promoters',
+  'messaging',
+  'payments',
+  'identity',
+  'insights',
+] as const;
+export type Product = (typeof PRODUCTS)[number];
+
+/** Scope areas: the products, plus `access` and `customers`, which the spec scopes on their own, and `platform`. */
+export const SCOPE_AREAS = [...PRODUCTS, 'access', 'customers', 'platform'] as const;
+export type ScopeArea = (typeof SCOPE_AREAS)[number];
+export type Scope = `${ScopeArea}:${'read' | 'write'}` | 'platform:*';
+
+export type TenantCredential = 'secret' | 'restricted' | 'publishable';
+
+/**
+ * Who may call a route, read by the server's one authentication middleware from the route's `metadata`.
+ * - `public`: no credential; limited per client IP.
+ * - `operator`: the self-hosted operator's token.
+ * - `tenant`: an API key of a tenant; `credentials` lists the kinds taken, `scope` what a restricted key needs.
+ */
+export type RouteAccess =
+  | { auth: 'public' }
+  | { auth: 'operator'; idempotency?: 'required' }
+  | {
+      auth: 'tenant';
+      credentials: readonly TenantCredential[];
+      scope: Scope;
+      /** The product that must be on for the tenant. */
+      product?: Product;
+      /** `false` where the spec's family table says test mode is not yet offered. */
+      testMode?: boolean;
+      idempotency?: 'required';
+    };
+
+export const access = <const A extends RouteAccess>(a: A) => ({ access: a });

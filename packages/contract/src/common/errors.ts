@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/** The error classes of the spec's Errors table; clients fall back to these for codes they do not know. */
+export const ERROR_TYPES = [
+  'invalid_request_error',
+  'authentication_error',
+  'permission_error',
+  'rate_limit_error',
+  'idempotency_error',
+  'provider_error',
+  'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+export interface ErrorDefinition {
+  type: ErrorType;
+  status: number;
+  description: string;
+  /** Endpoints that answer with the reduced `{error: {code, message}}` shape (the spec's upper-case codes). */
+  reduced?: true;
+}
+
+const def = (type: ErrorType, status: number, description: string): ErrorDefinition => ({ type, status, description });
+const reduced = (type: ErrorType, status: number, description: string): ErrorDefinition => ({
+  type,
+  status,
+  description,
+  reduced: true,
+});
+
+/**
+ * Every error code the API can answer with. Clients branch on `code`; an unknown code is treated as its `type`.
+ * Add a code here before using it: the server refuses to build an error for a code that is not listed.
+ */
+export const ERROR_CATALOGUE = {
+  // Request shape
+  validation_failed: def('invalid_request_error', 422, 'A field failed validation; `details` lists the messages per field.'),
+  malformed_json: def('invalid_request_error', 400, 'The request body is not valid JSON.'),
+  invalid_request: def('invalid_request_error', 400, 'The request cannot be processed as sent; `param` names the part at fault.'),
+  invalid_expand_path: def('invalid_request_error', 400, 'An `expand[]` path is unknown or deeper than two levels; `param` holds the path.'),
+  invalid_cursor: def('invalid_request_error', 400, 'The pagination cursor is not one this list issued.'),
+  route_not_found: def('invalid_request_error', 404, 'No route matches this method and path.'),
+  method_not_allowed: def('invalid_request_error', 405, 'The path exists but does not accept this HTTP method.'),
+  resource_not_found: def('invalid_request_error', 404, 'No such object for this tenant and environment (also for an unknown ID prefix).'),
+  body_too_large: def('invalid_request_error', 413, 'The request body is larger than the server accepts.'),
+  unsupported_media_type: def('invalid_request_error', 415, 'The request body is not `application/json`.'),
+  external_id_taken: def('invalid_request_error', 409, 'Another object of this type already uses this `external_id` in this environment.'),
+  // Idempotency
+  idempotency_key_required: def('invalid_request_error', 400, 'This route requires an `Idempotency-Key` header.'),
+  idempotency_key_invalid: def('invalid_request_error', 400, 'The `Idempotency-Key` header is empty or longer than 255 characters.'),
+  idempotency_key_reused: def('idempotency_error', 409, 'The `Idempotency-Key` was already used with a different method, path or body.'),
+  idempotency_key_in_use: def('idempotency_error', 409, 'A request with this `Idempotency-Key` is still running; retry after it finishes.'),
+  // Authentication
+  api_key_missing: def('authentication_error', 401, 'No API key was sent; send `Authorization: Bearer <key>`.'),
+  api_key_invalid: def('authentication_error', 401, 'The API key is malformed or unknown.'),
+  api_key_expired: def('authentication_error', 401, 'The API key passed its expiry (for example after a roll).'),
+  api_key_revoked: def('authentication_error', 401, 'The API key was revoked.'),
+  operator_token_invalid: def('authentication_error', 401, 'The operator token is missing or wrong.'),
+  invalid_customer_token: def('authentication_error', 401, 'The customer token was refused; `details.reason` says why.'),
+  // Permission
+  missing_scope: def('permission_error', 403, 'The restricted key lacks the scope this route needs; `details.required_scope` names it.'),
+  ip_not_allowed: def('permission_error', 403, "The request's IP address is not in the key's allowlist."),
+  product_not_enabled: def('permission_error', 403, 'The product is switched off for this tenant.'),
+  test_mode_unavailable: def('permission_error', 403, 'The route does not accept test-mode credentials.'),
+  insufficient_permissions: def('permission_error', 403, 'The route does not accept this kind of credential.'),
+  access_denied: def('permission_error', 403, 'No active entitlement covers this; `details.reason` says why.'),
+  device_limit_reached: def('permission_error', 403, 'The entitlement\'s `max_devices` is used up.'),
+  view_limit_reached: def('permission_error', 403, 'The entitlement\'s `max_views` is used up.'),
+  session_ended: def('permission_error', 403, 'The access session has ended; `details.reason` says why.'),
+  // Conflicts of state
+  concurrency_limit_reached: def('invalid_request_error', 409, 'Another session is open and the policy is `reject_new`.'),
+  stream_disabled: def('invalid_request_error', 409, 'The live stream is disabled.'),
+  asset_not_ready: def('invalid_request_error', 409, 'The asset is still processing.'),
+  no_playback_id: def('invalid_request_error', 409, 'The resource has no playback id yet.'),
+  signing_not_configured: def('invalid_request_error', 409, 'Playback signing is not set up for the account.'),
+  dedicated_environment_required: def('invalid_request_error', 409, 'Signing keys need the account\'s own video environment.'),
+  provider_storage_exhausted: def('invalid_request_error', 409, 'Stream start refused: the video account has no storage left.'),
+  entitlement_revoked: def('invalid_request_error', 409, 'The repeated grant matches a revoked entitlement; use a new `source_ref`.'),
+  ticket_type_sold_out: def('invalid_request_error', 409, 'The ticket type is sold out; `param` names the field.'),
+  provider_rejected: def('invalid_request_error', 422, 'The video network cannot do what was asked.'),
+  aspect_not_supported: def('invalid_request_error', 422, 'Clip `aspect` is not supported.'),
+  // Reduced-shape codes of the ticketing and content routes
+  INVALID_OPERATION: reduced('invalid_request_error', 422, 'Publish of content that is not approved.'),
+  INVALID_TICKET: reduced('invalid_request_error', 400, 'The ticket type is not available for the event.'),
+  INVALID_FORMAT: reduced('invalid_request_error', 400, 'Export format other than CSV.'),
+  INVALID_STATE: reduced('invalid_request_error', 409, 'Approve after reject, or reject after approve.'),
+  PAYMENT_PENDING: reduced('invalid_request_error', 422, 'Approve before the payment completes.'),
+  VALIDATION_ERROR: reduced('invalid_request_error', 422, 'Resend without email, while pending approval, or after cancellation.'),
+  TOO_MANY_REQUESTS: reduced('rate_limit_error', 429, 'The ticket was resent moments ago.'),
+  // Limits and faults
+  rate_limited: def('rate_limit_error', 429, 'Too many requests for this key; retry after `Retry-After` seconds.'),
+  provider_unavailable: def('provider_error', 502, 'An upstream provider failed; retry with backoff.'),
+  internal_error: def('api_error', 500, 'Unexpected fault in the service; retry with backoff.'),
+  service_unavailable: def('api_error', 503, 'The service is starting or shutting down; retry with backoff.'),
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_CATALOGUE, code);
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      type: z.enum(ERROR_TYPES),
+      code: z.string().describe('Stable code from the error catalogue; unknown codes are treated as their `type`.'),
+      message: z.string(),
+      param: z.string().nullable().optional(),
+      details: z.record(z.string(), z.unknown()).nullable().optional(),
+      request_id: z.string(),
+      doc_url: z.string(),
+    }),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Response entries for the error statuses a route can answer with, all sharing the one error shape. */
+export function errorResponses<const S extends readonly number[]>(...statuses: S) {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorBodySchema])) as { [K in S[number]]: typeof ErrorBodySchema };
+}
+
+/** Errors any authenticated route can answer with. */
+export const COMMON_ERROR_STATUSES = [400, 401, 403, 429, 500] as const;
