@@ -44,6 +44,7 @@ export const ERROR_CATALOGUE = {
   resource_not_found: def('invalid_request_error', 404, 'No such object for this tenant and environment (also for an unknown ID prefix).'),
   body_too_large: def('invalid_request_error', 413, 'The request body is larger than the server accepts.'),
   unsupported_media_type: def('invalid_request_error', 415, 'The request body is not `application/json`.'),
+  key_inactive: def('invalid_request_error', 409, 'The API key is revoked or expired, so it cannot be rolled.'),
   external_id_taken: def('invalid_request_error', 409, 'Another object of this type already uses this `external_id` in this environment.'),
   // Idempotency
   idempotency_key_required: def('invalid_request_error', 400, 'This route requires an `Idempotency-Key` header.'),

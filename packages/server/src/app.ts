@@ -1,0 +1,63 @@
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import qs from 'qs';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { contract } from '@svc/contract';
+import type { AppContext } from './core/context';
+import { authenticate } from './core/auth/authenticate';
+import { errorHandler } from './core/error-handler';
+import { idempotency } from './core/idempotency';
+import { newId } from './core/ids';
+import { rateLimit } from './core/rate-limit';
+import { routesOf, unknownRoute } from './core/unknown-route';
+import { mountDocs } from './modules/docs/docs.routes';
+import { keysRouter } from './modules/keys/keys.router';
+import { operatorRouter } from './modules/tenants/operator.router';
+import { platformRouter } from './modules/platform/platform.router';
+
+const s = initServer();
+
+/** The Express app: request id and logs, JSON bodies, the contract's routes behind auth, rate limits and idempotency, then errors. */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', ctx.config.TRUST_PROXY);
+  // `expand[]=a`, `expand[0]=a` and `metadata[key]=v` need bracket parsing.
+  app.set('query parser', (query: string) => qs.parse(query, { depth: 2, arrayLimit: 100, parameterLimit: 200 }));
+
+  app.use((req, res, next) => {
+    req.id = newId('request');
+    res.setHeader('Request-Id', req.id);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      genReqId: (req) => (req as express.Request).id,
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(express.json({ limit: '1mb', strict: false }));
+
+  mountDocs(app, ctx.config.baseUrl);
+
+  const router = s.router(contract, {
+    platform: platformRouter(ctx),
+    keys: keysRouter(ctx),
+    operator: operatorRouter(ctx),
+  });
+  createExpressEndpoints(contract, router, app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: false,
+    globalMiddleware: [authenticate(ctx), rateLimit(ctx), idempotency(ctx)],
+    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
+  });
+
+  app.use(unknownRoute(routesOf(contract)));
+  app.use(errorHandler(ctx.log, ctx.config.baseUrl));
+  return app;
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+const ConfigSchema = z.object({
+  DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().default('127.0.0.1'),
+  /** Express's `trust proxy`: `true`, `false`, a hop count, or a list of proxy addresses. */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
+  SVC_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(20),
+  PUBLIC_BASE_URL: z.url().optional(),
+  SVC_OPERATOR_TOKEN: z.string().min(24, 'SVC_OPERATOR_TOKEN must be at least 24 characters').optional(),
+  SVC_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$|^[0-9a-fA-F]{64}$/, 'SVC_ENCRYPTION_KEY must be 32 bytes, as base64 or hex')
+    .optional(),
+  SVC_DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SVC_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };
+
+/** Reads and validates the environment; a bad value stops the start with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  const c = parsed.data;
+  return { ...c, baseUrl: c.PUBLIC_BASE_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}` };
+}

@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import { LIMITS } from '@svc/contract';
+import type { Executor } from '../../db/database';
+import type { NotificationListener } from '../notify';
+import type { ResolvedKey, ResolvedTenant } from '../principal';
+
+export const CREDENTIALS_CHANNEL = 'svc_credentials';
+
+export interface CachedCredential {
+  key: ResolvedKey;
+  tenant: ResolvedTenant;
+}
+
+/**
+ * Resolved API keys by secret hash, kept at most 60 seconds. Revoking or rolling a key, or changing its
+ * tenant, notifies every process on the database (in the changing transaction, so only once it commits),
+ * and each drops the affected entries at once.
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, CachedCredential & { until: number }>();
+
+  constructor(
+    listener: NotificationListener,
+    private readonly ttlMs = LIMITS.keyCache.maxSeconds * 1000,
+    private readonly maxEntries = 100_000,
+  ) {
+    listener.on(CREDENTIALS_CHANNEL, (payload) => this.invalidate(payload));
+    listener.onReset(() => this.entries.clear());
+  }
+
+  get(secretHash: string): CachedCredential | undefined {
+    const entry = this.entries.get(secretHash);
+    if (!entry) return undefined;
+    if (entry.until <= Date.now()) {
+      this.entries.delete(secretHash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(secretHash: string, value: CachedCredential): void {
+    if (this.entries.size >= this.maxEntries) {
+      // Maps iterate in insertion order: drop the oldest entry.
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(secretHash, { ...value, until: Date.now() + this.ttlMs });
+  }
+
+  private invalidate(payload: string): void {
+    const [kind, id] = payload.split(':', 2) as ['key' | 'tenant', string];
+    for (const [hash, entry] of this.entries) {
+      if ((kind === 'key' && entry.key.id === id) || (kind === 'tenant' && entry.tenant.id === id)) {
+        this.entries.delete(hash);
+      }
+    }
+  }
+}
+
+/** Tells every process to forget a key or a tenant; sent only if the surrounding transaction commits. */
+export async function notifyCredentialsChanged(db: Executor, change: { keyId: string } | { tenantId: string }) {
+  const payload = 'keyId' in change ? `key:${change.keyId}` : `tenant:${change.tenantId}`;
+  await sql`select pg_notify(${CREDENTIALS_CHANNEL}, ${payload})`.execute(db);
+}

@@ -1,0 +1,120 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { CursorPageQuery, PageNumberQuery } from '@svc/contract';
+import { ApiError } from './errors';
+
+type Direction = 'next' | 'prev';
+interface Window {
+  direction: Direction;
+  anchor?: string;
+}
+
+const encodeCursor = (w: Required<Window>) => Buffer.from(JSON.stringify([w.direction === 'next' ? 'n' : 'p', w.anchor])).toString('base64url');
+
+function decodeCursor(cursor: string): Required<Window> {
+  try {
+    const [d, anchor] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    if ((d !== 'n' && d !== 'p') || typeof anchor !== 'string') throw new Error();
+    return { direction: d === 'n' ? 'next' : 'prev', anchor };
+  } catch {
+    throw ApiError.of('invalid_cursor', { param: 'cursor' });
+  }
+}
+
+function windowOf(page: CursorPageQuery): Window {
+  const given = [page.cursor, page.starting_after, page.ending_before].filter((v) => v !== undefined);
+  if (given.length > 1) {
+    throw ApiError.of('invalid_request', {
+      message: 'Send at most one of `cursor`, `starting_after` and `ending_before`.',
+      param: 'cursor',
+    });
+  }
+  if (page.cursor) return decodeCursor(page.cursor);
+  if (page.starting_after) return { direction: 'next', anchor: page.starting_after };
+  if (page.ending_before) return { direction: 'prev', anchor: page.ending_before };
+  return { direction: 'next' };
+}
+
+export interface CursorPage<T> {
+  data: T[];
+  meta: { pagination: { limit: number; has_more: boolean; next_cursor: string | null; prev_cursor: string | null } };
+}
+
+/**
+ * Newest-first cursor pagination over a time-ordered ID column (IDs sort by creation). `next` walks to
+ * older objects, `prev` to newer ones; `has_more` tells whether more lie in the direction walked.
+ */
+export async function paginate<DB, TB extends keyof DB, O extends { id: string }>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: CursorPageQuery,
+): Promise<CursorPage<O>> {
+  const { direction, anchor } = windowOf(page);
+  const id = sql.ref(idColumn);
+  let q = query;
+  if (anchor !== undefined) q = q.where(id as never, direction === 'next' ? '<' : '>', anchor as never);
+  const rows = await q
+    .orderBy(id as never, direction === 'next' ? 'desc' : 'asc')
+    .limit(page.limit + 1)
+    .execute();
+  const hasMore = rows.length > page.limit;
+  const data = rows.slice(0, page.limit);
+  if (direction === 'prev') data.reverse();
+  const first = data[0]?.id;
+  const last = data.at(-1)?.id;
+  const olderExist = direction === 'next' ? hasMore : anchor !== undefined;
+  const newerExist = direction === 'prev' ? hasMore : anchor !== undefined;
+  return {
+    data,
+    meta: {
+      pagination: {
+        limit: page.limit,
+        has_more: hasMore,
+        next_cursor: olderExist && last ? encodeCursor({ direction: 'next', anchor: last }) : null,
+        prev_cursor: newerExist && first ? encodeCursor({ direction: 'prev', anchor: first }) : null,
+      },
+    },
+  };
+}
+
+export interface NumberedPage<T> {
+  data: T[];
+  meta: { pagination: { current_page: number; total_pages: number; per_page: number; total: number } };
+}
+
+/** The older page-number style (`/v1/keys`), newest first. */
+export async function paginateByNumber<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  idColumn: string,
+  page: PageNumberQuery,
+): Promise<NumberedPage<O>> {
+  const [{ total }] = (await query
+    .clearSelect()
+    .select(sql<number>`count(*)::int`.as('total') as never)
+    .execute()) as unknown as [{ total: number }];
+  const data = await query
+    .orderBy(sql.ref(idColumn) as never, 'desc')
+    .limit(page.per_page)
+    .offset((page.page - 1) * page.per_page)
+    .execute();
+  return {
+    data,
+    meta: {
+      pagination: {
+        current_page: page.page,
+        total_pages: Math.max(1, Math.ceil(total / page.per_page)),
+        per_page: page.per_page,
+        total,
+      },
+    },
+  };
+}
+
+/** `metadata[key]=value` filters: every pair must match (uses the column's GIN index). */
+export function whereMetadata<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  column: string,
+  filter: Record<string, string> | undefined,
+): SelectQueryBuilder<DB, TB, O> {
+  if (!filter || Object.keys(filter).length === 0) return query;
+  return query.where(sql<boolean>`${sql.ref(column)} @> ${JSON.stringify(filter)}::jsonb` as never);
+}

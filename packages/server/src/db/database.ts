@@ -1,0 +1,17 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema';
+
+export type Database = Kysely<DB>;
+/** Repository functions take either, so the service decides where the transaction starts. */
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+// Keep bigint and numeric columns as JS numbers where they fit; counts come back as strings otherwise.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function createDatabase(connectionString: string, max = 10): { db: Database; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
+}

@@ -1,0 +1,21 @@
+import { sql } from 'kysely';
+import { LIMITS } from '@svc/contract';
+import type { Database } from '../db/database';
+import type { JobDefinition } from './queue';
+
+/** Deletes stored idempotent responses once their 24 hours are over. */
+export async function purgeIdempotencyKeys(db: Database): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${LIMITS.idempotency.retentionHours})`)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export const purgeIdempotencyKeysJob = (db: Database): JobDefinition => ({
+  name: 'purge-idempotency-keys',
+  schedule: '17 * * * *',
+  handler: async () => {
+    await purgeIdempotencyKeys(db);
+  },
+});

@@ -1,0 +1,16 @@
+import pino, { type Logger } from 'pino';
+
+/** Headers and fields that carry secrets; pino replaces them before anything is written. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["svc-publishable-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.secret',
+  '*.stream_key',
+  '*.password',
+];
+
+export function createLogger(level: string): Logger {
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'svc' } });
+}

@@ -1,0 +1,49 @@
+import { loadConfig } from './config';
+import { ensureDemoTenant } from './demo-tenant';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
+import { localSecret, newEncryptionKey, newOperatorToken } from './local-secrets';
+import { createLogger } from './logger';
+import { startServer } from './server';
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  const operatorToken = config.SVC_OPERATOR_TOKEN ?? localSecret(config.SVC_DATA_DIR, 'operator-token', newOperatorToken);
+  const encryptionKey = config.SVC_ENCRYPTION_KEY ?? localSecret(config.SVC_DATA_DIR, 'encryption-key', newEncryptionKey);
+
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.DATABASE_URL;
+  if (!databaseUrl) {
+    log.info('DATABASE_URL is not set: starting an embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres(config.SVC_DATA_DIR, Number(process.env.SVC_EMBEDDED_PG_PORT ?? 54329), log);
+    databaseUrl = embedded.url;
+  }
+
+  const running = await startServer(
+    { ...config, DATABASE_URL: databaseUrl, SVC_OPERATOR_TOKEN: operatorToken, SVC_ENCRYPTION_KEY: encryptionKey },
+    log,
+  );
+  log.info({ url: running.url }, 'listening');
+  const banner = await ensureDemoTenant(running.ctx.db, running.url, operatorToken);
+  if (banner) process.stdout.write(`${banner}\n`);
+
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down: draining requests and jobs');
+    try {
+      await running.stop();
+      await embedded?.stop();
+      log.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
