@@ -6,6 +6,7 @@ import { CredentialCache } from './core/auth/credential-cache';
 import type { AppContext } from './core/context';
 import { NotificationListener } from './core/notify';
 import { RateLimits } from './core/rate-limit';
+import { parseEncryptionKey, SecretBox } from './core/secret-box';
 import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { purgeIdempotencyKeysJob } from './jobs/purge-idempotency-keys.job';
@@ -19,7 +20,10 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startServer(config: Config & { DATABASE_URL: string }, log: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string },
+  log: Logger,
+): Promise<RunningServer> {
   const { db } = createDatabase(config.DATABASE_URL);
   await migrateToLatest(db);
   const listener = new NotificationListener(config.DATABASE_URL, log);
@@ -36,6 +40,7 @@ export async function startServer(config: Config & { DATABASE_URL: string }, log
     credentials,
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs,
+    secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     state: { shuttingDown: false },
   };
   const app = createApp(ctx);

@@ -7,12 +7,14 @@ import { CredentialCache } from '../src/core/auth/credential-cache';
 import type { AppContext } from '../src/core/context';
 import { NotificationListener } from '../src/core/notify';
 import { RateLimits } from '../src/core/rate-limit';
+import { parseEncryptionKey, SecretBox } from '../src/core/secret-box';
 import { createDatabase } from '../src/db/database';
 import { JobQueue } from '../src/jobs/queue';
 import { createTenant } from '../src/modules/tenants/tenants.service';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from './databases';
 
 export const OPERATOR_TOKEN = 'op_test_token_0123456789abcdefghijklmnop';
+export const ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestServer {
   app: Express;
@@ -32,6 +34,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
   const config = loadConfig({
     DATABASE_URL: url,
     SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    SVC_ENCRYPTION_KEY: ENCRYPTION_KEY,
     LOG_LEVEL: 'silent',
     PORT: '0',
     ...env,
@@ -48,6 +51,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     credentials,
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs: new JobQueue(url, log),
+    secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY!)),
     state: { shuttingDown: false },
   };
   const app = createApp(ctx);
