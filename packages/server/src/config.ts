@@ -25,7 +25,9 @@ export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };
 
 /** Reads and validates the environment; a bad value stops the start with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  // An empty variable (`DATABASE_URL=`) means unset, as shells and .env files write it.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid configuration:\n${problems}`);

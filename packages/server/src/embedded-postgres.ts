@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { chown, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -112,6 +112,8 @@ export interface EmbeddedDatabase {
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dataDir, 'postgres');
   const owner = runAs();
+  // The postgres user must be able to pass through the data directory (its files stay 0600).
+  if (owner) await chmod(resolve(dataDir), 0o711);
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await initialiseCluster(databaseDir, owner);
   await recoverStalePostmaster(databaseDir, log);
   const child = await startPostmaster(databaseDir, port, owner, log);

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { inject } from 'vitest';
 
 /** The PostgreSQL server tests run against; each test file gets a fresh database copied from a migrated template. */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DB = 'svc_test_template';
 
 export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
@@ -23,7 +23,7 @@ export async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T
 
 export async function createTestDatabase(): Promise<string> {
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
-  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`));
+  await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`));
   return name;
 }
 

@@ -1,14 +1,24 @@
+import { randomBytes } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
-import { admin, databaseUrl, TEMPLATE_DB } from './databases';
+import { admin, databaseUrl } from './databases';
 
-/** Migrates a template database once per run; every test file copies it. */
-export default async function setup() {
-  await admin(async (c) => {
-    await c.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-    await c.query(`CREATE DATABASE ${TEMPLATE_DB}`);
-  });
-  const { db } = createDatabase(databaseUrl(TEMPLATE_DB));
+declare module 'vitest' {
+  export interface ProvidedContext {
+    templateDatabase: string;
+  }
+}
+
+/** Migrates a template database once per run (its own name, so runs can overlap); every test file copies it. */
+export default async function setup(project: TestProject) {
+  const template = `svc_test_template_${randomBytes(4).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE ${template}`));
+  const { db } = createDatabase(databaseUrl(template));
   await migrateToLatest(db);
   await db.destroy();
+  project.provide('templateDatabase', template);
+  return async () => {
+    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
+  };
 }

@@ -1,0 +1,36 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything written to stdout so far. */
+  output: () => string;
+  url: Promise<string>;
+  exited: Promise<number | null>;
+}
+
+/** Runs `src/main.ts` (or the CLI) as a real process, like `pnpm start` does after the build. */
+export function runServerProcess(env: Record<string, string>, entry = 'src/main.ts', args: string[] = []): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: SERVER_DIR,
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    const onData = () => {
+      const m = /"url":"(http:\/\/[^"]+)","msg":"listening"/.exec(out);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${out}\n${err}`)));
+  });
+  url.catch(() => {});
+  return { child, output: () => out + err, url, exited };
+}
