@@ -42,6 +42,9 @@ export function createApp(ctx: AppContext): Express {
   );
   app.use(express.json({ limit: '1mb', strict: false }));
 
+  // Routes outside the contract (documentation, unknown paths) are limited per client IP like public routes.
+  const limitByIp = rateLimit(ctx);
+  app.use(['/openapi.json', '/docs'], limitByIp);
   mountDocs(app, ctx.config.baseUrl);
 
   const router = s.router(contract, {
@@ -57,7 +60,7 @@ export function createApp(ctx: AppContext): Express {
     requestValidationErrorHandler: (err, _req, _res, next) => next(err),
   });
 
-  app.use(unknownRoute(routesOf(contract)));
+  app.use(limitByIp, unknownRoute(routesOf(contract)));
   app.use(errorHandler(ctx.log, ctx.config.baseUrl));
   return app;
 }
