@@ -6,6 +6,7 @@ import { contract } from '@svc/contract';
 import type { AppContext } from './core/context';
 import { authenticate } from './core/auth/authenticate';
 import { errorHandler } from './core/error-handler';
+import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
@@ -41,6 +42,14 @@ export function createApp(ctx: AppContext): Express {
     }),
   );
   app.use(express.json({ limit: '1mb', strict: false }));
+  // A body the JSON parser did not take is in some other format: say so rather than failing validation.
+  app.use((req, _res, next) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody && !req.is('application/json')) {
+      return next(ApiError.of('unsupported_media_type', { message: 'Send the request body as application/json.' }));
+    }
+    next();
+  });
 
   // Routes outside the contract (documentation, unknown paths) are limited per client IP like public routes.
   const limitByIp = rateLimit(ctx);

@@ -58,8 +58,11 @@ export async function startServer(
       ctx.state.shuttingDown = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // A keep-alive connection whose request finishes during the drain would otherwise stay open until it times out.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
       const force = setTimeout(() => server.closeAllConnections(), config.SVC_SHUTDOWN_TIMEOUT_MS);
       await closed;
+      clearInterval(sweep);
       clearTimeout(force);
       await jobs.stop(config.SVC_SHUTDOWN_TIMEOUT_MS);
       await listener.stop();

@@ -27,6 +27,14 @@ function canonicalJson(value: unknown): string {
 
 const isStored = (status: number) => status !== 422 && status < 500;
 
+// Stored answers can hold secrets shown once (a new API key, a webhook signing secret), so they are kept
+// encrypted, bound to the tenant, environment and key they answer.
+const storageContext = (scope: Scope, key: string) => `idempotency:${scope.tenantId}:${scope.livemode}:${key}`;
+const sealStored = (ctx: AppContext, scope: Scope, key: string, body: unknown) =>
+  ctx.secrets.encrypt(JSON.stringify(body ?? null), storageContext(scope, key));
+const openStored = (ctx: AppContext, scope: Scope, key: string, stored: unknown) =>
+  JSON.parse(ctx.secrets.decrypt(stored as string, storageContext(scope, key))) as unknown;
+
 /**
  * `Idempotency-Key` on POST, PATCH and DELETE: the first result is stored for 24 hours in a row keyed by
  * tenant, environment and key, so several processes on one database agree; the primary key makes two
@@ -67,7 +75,7 @@ export function idempotency(ctx: AppContext) {
         }
         if (existing.response_status === null) throw ApiError.of('idempotency_key_in_use');
         res.setHeader('Idempotent-Replayed', 'true');
-        res.status(existing.response_status).json(existing.response_body);
+        res.status(existing.response_status).json(openStored(ctx, scope, key, existing.response_body));
         return;
       }
       holdUntilAnswered(ctx, scope, key, res);
@@ -135,7 +143,7 @@ function holdUntilAnswered(ctx: AppContext, scope: Scope, key: string, res: Resp
     const store = isStored(status)
       ? row()
           .updateTable('idempotency_keys')
-          .set({ response_status: status, response_body: JSON.stringify(body) })
+          .set({ response_status: status, response_body: JSON.stringify(sealStored(ctx, scope, key, body)) })
           .where('key', '=', key)
           .execute()
       : release();

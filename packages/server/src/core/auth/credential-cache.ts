@@ -46,13 +46,19 @@ export class CredentialCache {
     this.entries.set(secretHash, { ...value, until: Date.now() + this.ttlMs });
   }
 
+  /**
+   * Drops a key, or every key of a tenant, in this process now. The notification reaches this process only
+   * a moment after the change commits, so the request that made the change calls this before answering.
+   */
+  forget(change: { keyId: string } | { tenantId: string }): void {
+    for (const [hash, entry] of this.entries) {
+      if ('keyId' in change ? entry.key.id === change.keyId : entry.tenant.id === change.tenantId) this.entries.delete(hash);
+    }
+  }
+
   private invalidate(payload: string): void {
     const [kind, id] = payload.split(':', 2) as ['key' | 'tenant', string];
-    for (const [hash, entry] of this.entries) {
-      if ((kind === 'key' && entry.key.id === id) || (kind === 'tenant' && entry.tenant.id === id)) {
-        this.entries.delete(hash);
-      }
-    }
+    this.forget(kind === 'key' ? { keyId: id } : { tenantId: id });
   }
 }
 

@@ -133,6 +133,8 @@ export async function rollKey(db: Database, principal: KeyPrincipal, id: string,
   const scope = principal.scope;
   return db.transaction().execute(async (trx) => {
     const old = await getRow(trx, scope, id, true);
+    // Rolling hands out a new key like the old one, so the caller must be allowed to create it.
+    checkGrantable(principal, old.type, (old.scopes ?? undefined) as ScopeName[] | undefined);
     if (keyStatus(old) !== 'active') {
       throw ApiError.of('key_inactive', { message: `The key is ${keyStatus(old)} and cannot be rolled.` });
     }

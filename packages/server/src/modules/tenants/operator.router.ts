@@ -5,7 +5,7 @@ import * as tenants from './tenants.service';
 
 const s = initServer();
 
-export const operatorRouter = ({ db }: AppContext) =>
+export const operatorRouter = ({ db, credentials }: AppContext) =>
   s.router(contract.operator, {
     createTenant: async ({ body }) => ({ status: 201, body: { data: await tenants.createTenant(db, body) } }),
     listTenants: async ({ query: { external_id, metadata, ...page } }) => ({
@@ -17,5 +17,9 @@ export const operatorRouter = ({ db }: AppContext) =>
       status: 200,
       body: { data: await tenants.getTenantByExternalId(db, params.external_id) },
     }),
-    updateTenant: async ({ params, body }) => ({ status: 200, body: { data: await tenants.updateTenant(db, params.id, body) } }),
+    updateTenant: async ({ params, body }) => {
+      const tenant = await tenants.updateTenant(db, params.id, body);
+      credentials.forget({ tenantId: tenant.id });
+      return { status: 200, body: { data: tenant } };
+    },
   });

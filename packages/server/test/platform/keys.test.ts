@@ -1,0 +1,401 @@
+import { createHash } from 'node:crypto';
+import type { Response } from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestServer, type TestServer } from '../harness';
+
+type Key = Record<string, unknown> & { id: string; secret?: string };
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await createTestServer();
+});
+afterAll(() => t.close());
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function expectError(res: Response, status: number, code: string, type: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.error).toMatchObject({ code, type });
+}
+
+const get = (key: string, path: string) => t.http().get(path).set(bearer(key));
+const create = (key: string, body: object) => t.http().post('/v1/keys').set(bearer(key)).send(body);
+const revoke = (key: string, id: string) => t.http().delete(`/v1/keys/${id}`).set(bearer(key));
+const roll = (key: string, id: string, body?: object) => {
+  const req = t.http().post(`/v1/keys/${id}/roll`).set(bearer(key));
+  return body ? req.send(body) : req;
+};
+
+async function createKey(key: string, body: object): Promise<Key & { secret: string }> {
+  const res = await create(key, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+}
+
+/** The ID of the key with this secret, looked up by its hash as the server stores it. */
+async function keyIdOf(secret: string): Promise<string> {
+  const row = await t.ctx.db.selectFrom('api_keys').select('id').where('secret_hash', '=', sha256(secret)).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+const metadataOf = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+
+describe('POST /v1/keys', () => {
+  it.each([
+    ['secret', 'sk_test_', {}],
+    ['restricted', 'rk_test_', { scopes: ['platform:read'] }],
+    ['publishable', 'pk_test_', {}],
+  ])('creates a %s key and returns its full secret once', async (type, prefix, extra) => {
+    const { keys } = await t.tenant();
+    const res = await create(keys.test.secret, { type, name: 'CI', ...extra });
+    expect(res.status).toBe(201);
+    const key = res.body.data;
+    expect(key.secret).toMatch(new RegExp(`^${prefix}[0-9A-Za-z]{40}$`));
+    expect(key).toMatchObject({ object: 'api_key', type, livemode: false, name: 'CI', status: 'active', metadata: {} });
+    expect(key.id).toMatch(/^key_/);
+    expect(key.redacted).toBe(`${key.secret.slice(0, prefix.length + 8)}…`);
+    expect(key.created_by).toBe(await keyIdOf(keys.test.secret));
+    expect(key.scopes).toEqual(type === 'restricted' ? ['platform:read'] : null);
+    expect(key.last_used_at).toBeNull();
+
+    const again = await get(keys.test.secret, `/v1/keys/${key.id}`);
+    expect(again.status).toBe(200);
+    expect(again.body.data).not.toHaveProperty('secret');
+    const { secret: _secret, ...withoutSecret } = key;
+    expect(again.body.data).toEqual(withoutSecret);
+    const list = await get(keys.test.secret, '/v1/keys');
+    expect(list.body.data).toHaveLength(3);
+    for (const listed of list.body.data) expect(listed).not.toHaveProperty('secret');
+  });
+
+  it('creates keys in the environment of the calling key', async () => {
+    const { keys } = await t.tenant();
+    const key = await createKey(keys.live.secret, { type: 'secret' });
+    expect(key.livemode).toBe(true);
+    expect(key.secret).toMatch(/^sk_live_[0-9A-Za-z]{40}$/);
+    expect((await get(key.secret, '/v1/keys')).status).toBe(200);
+  });
+
+  it('stores only the hash and the redacted prefix of the secret', async () => {
+    const { keys } = await t.tenant();
+    const key = await createKey(keys.test.secret, { type: 'secret', name: 'stored' });
+    const row = await t.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
+    expect(row.secret_hash).toBe(sha256(key.secret));
+    expect(row.redacted).toBe(key.redacted);
+    const randomPart = key.secret.slice('sk_test_'.length);
+    for (const value of Object.values(row)) {
+      expect(JSON.stringify(value ?? null)).not.toContain(randomPart);
+    }
+  });
+
+  it('requires scopes on restricted keys and refuses them on the others', async () => {
+    const { keys } = await t.tenant();
+    const missing = await create(keys.test.secret, { type: 'restricted' });
+    expectError(missing, 422, 'validation_failed', 'invalid_request_error');
+    expect(missing.body.error.details.scopes).toHaveLength(1);
+    for (const type of ['secret', 'publishable']) {
+      const res = await create(keys.test.secret, { type, scopes: ['platform:read'] });
+      expectError(res, 422, 'validation_failed', 'invalid_request_error');
+      expect(res.body.error.param).toBe('scopes');
+      expect(res.body.error.details).toHaveProperty('scopes');
+    }
+    const unknownScope = await create(keys.test.secret, { type: 'restricted', scopes: ['platform:admin'] });
+    expectError(unknownScope, 422, 'validation_failed', 'invalid_request_error');
+  });
+
+  it('refuses an expiry in the past and a malformed IP allowlist', async () => {
+    const { keys } = await t.tenant();
+    const past = await create(keys.test.secret, { type: 'secret', expires_at: new Date(Date.now() - 1000).toISOString() });
+    expectError(past, 422, 'validation_failed', 'invalid_request_error');
+    expect(past.body.error.details).toHaveProperty('expires_at');
+    const badIp = await create(keys.test.secret, { type: 'secret', ip_allowlist: ['not-an-ip'] });
+    expectError(badIp, 422, 'validation_failed', 'invalid_request_error');
+    expect(Object.keys(badIp.body.error.details)[0]).toMatch(/^ip_allowlist/);
+  });
+
+  it('refuses a second key with the same external_id in the same environment only', async () => {
+    const { keys } = await t.tenant();
+    await createKey(keys.test.secret, { type: 'secret', external_id: 'ci-key' });
+    const dup = await create(keys.test.secret, { type: 'publishable', external_id: 'ci-key' });
+    expectError(dup, 409, 'external_id_taken', 'invalid_request_error');
+    expect(dup.body.error.param).toBe('external_id');
+    await createKey(keys.live.secret, { type: 'secret', external_id: 'ci-key' });
+  });
+
+  it('enforces the metadata limits per key', async () => {
+    const { keys } = await t.tenant();
+    const tooMany = await create(keys.test.secret, { type: 'secret', metadata: metadataOf(51) });
+    expectError(tooMany, 422, 'validation_failed', 'invalid_request_error');
+    expect(tooMany.body.error.details).toHaveProperty(['metadata']);
+    const longKey = 'k'.repeat(41);
+    const keyTooLong = await create(keys.test.secret, { type: 'secret', metadata: { [longKey]: 'v' } });
+    expectError(keyTooLong, 422, 'validation_failed', 'invalid_request_error');
+    expect(keyTooLong.body.error.details).toHaveProperty([`metadata.${longKey}`]);
+    const valueTooLong = await create(keys.test.secret, { type: 'secret', metadata: { colour: 'x'.repeat(501) } });
+    expectError(valueTooLong, 422, 'validation_failed', 'invalid_request_error');
+    expect(valueTooLong.body.error.details).toHaveProperty(['metadata.colour']);
+
+    const atLimits = { ...metadataOf(49), ['k'.repeat(40)]: 'x'.repeat(500) };
+    const key = await createKey(keys.test.secret, { type: 'secret', metadata: atLimits });
+    expect(key.metadata).toEqual(atLimits);
+  });
+});
+
+describe('GET /v1/keys', () => {
+  it('pages by number, newest first', async () => {
+    const { keys } = await t.tenant();
+    for (let i = 0; i < 3; i++) await createKey(keys.test.secret, { type: 'publishable', name: `p${i}` });
+    const all = await get(keys.test.secret, '/v1/keys');
+    expect(all.body.meta.pagination).toEqual({ current_page: 1, total_pages: 1, per_page: 20, total: 5 });
+    const ids: string[] = all.body.data.map((k: Key) => k.id);
+    expect(ids).toEqual([...ids].sort().reverse());
+    expect(all.body.data[0].name).toBe('p2');
+
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => get(keys.test.secret, `/v1/keys?page=${page}&per_page=2`)));
+    expect(pages.map((p) => p.body.meta.pagination)).toEqual(
+      [1, 2, 3, 4].map((current_page) => ({ current_page, total_pages: 3, per_page: 2, total: 5 })),
+    );
+    expect(pages.flatMap((p) => p.body.data.map((k: Key) => k.id))).toEqual(ids);
+    expect(pages[3]!.body.data).toEqual([]);
+  });
+
+  it.each(['per_page=101', 'per_page=0', 'page=0', 'page=abc'])('refuses %s', async (query) => {
+    const { keys } = await t.tenant();
+    expectError(await get(keys.test.secret, `/v1/keys?${query}`), 422, 'validation_failed', 'invalid_request_error');
+  });
+});
+
+describe('GET /v1/keys/{id} and /v1/keys/external/{external_id}', () => {
+  it('retrieves a key by id and by external_id', async () => {
+    const { keys } = await t.tenant();
+    const key = await createKey(keys.test.secret, { type: 'secret', external_id: 'deploy-bot', metadata: { team: 'ops' } });
+    const byExternal = await get(keys.test.secret, '/v1/keys/external/deploy-bot');
+    expect(byExternal.status).toBe(200);
+    expect(byExternal.body.data).toMatchObject({ id: key.id, external_id: 'deploy-bot', metadata: { team: 'ops' } });
+    expect(byExternal.body.data).not.toHaveProperty('secret');
+    expectError(await get(keys.test.secret, '/v1/keys/external/nobody'), 404, 'resource_not_found', 'invalid_request_error');
+  });
+
+  it.each(['ls_123', 'key_01jzzzzzzzzzzzzzzzzzzzzzzz', 'nonsense'])('answers 404 for %s', async (id) => {
+    const { keys } = await t.tenant();
+    const res = await get(keys.test.secret, `/v1/keys/${id}`);
+    expectError(res, 404, 'resource_not_found', 'invalid_request_error');
+    expectError(await revoke(keys.test.secret, id), 404, 'resource_not_found', 'invalid_request_error');
+    expectError(await roll(keys.test.secret, id), 404, 'resource_not_found', 'invalid_request_error');
+  });
+});
+
+describe('expand', () => {
+  /** root (the tenant's secret key) created `parent`, which created `child`. */
+  async function chain() {
+    const { keys } = await t.tenant();
+    const parent = await createKey(keys.test.secret, { type: 'secret', name: 'parent' });
+    const child = await createKey(parent.secret, { type: 'publishable', name: 'child', external_id: 'child' });
+    return { root: keys.test.secret, rootId: await keyIdOf(keys.test.secret), parent, child };
+  }
+
+  it.each([
+    'expand[]=created_by',
+    'expand[0]=created_by',
+    'expand=created_by',
+    'expand=created_by&expand=created_by',
+  ])('inlines the creator with %s', async (query) => {
+    const { root, rootId, parent, child } = await chain();
+    const res = await get(root, `/v1/keys/${child.id}?${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.created_by).toMatchObject({ id: parent.id, object: 'api_key', name: 'parent', created_by: rootId });
+    expect(res.body.data.created_by).not.toHaveProperty('secret');
+  });
+
+  it('inlines two levels, on lists and external_id reads too', async () => {
+    const { root, rootId, parent, child } = await chain();
+    const res = await get(root, `/v1/keys/external/child?expand[]=created_by.created_by`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.created_by.id).toBe(parent.id);
+    expect(res.body.data.created_by.created_by).toMatchObject({ id: rootId, object: 'api_key', created_by: null });
+
+    const list = await get(root, '/v1/keys?expand[]=created_by');
+    const listed = list.body.data.find((k: Key) => k.id === child.id);
+    expect(listed.created_by).toMatchObject({ id: parent.id, created_by: rootId });
+    expect(list.body.data.find((k: Key) => k.id === rootId).created_by).toBeNull();
+  });
+
+  it.each(['owner', 'created_by.owner', 'created_by.created_by.created_by'])('refuses the path %s', async (path) => {
+    const { root, child } = await chain();
+    const res = await get(root, `/v1/keys/${child.id}?expand[]=${path}`);
+    expectError(res, 400, 'invalid_expand_path', 'invalid_request_error');
+    expect(res.body.error.param).toBe(path);
+    expectError(await get(root, `/v1/keys?expand[]=${path}`), 400, 'invalid_expand_path', 'invalid_request_error');
+  });
+});
+
+describe('DELETE /v1/keys/{id}', () => {
+  it('revokes a key at once, and answers the same key when revoked again', async () => {
+    const { keys } = await t.tenant();
+    const key = await createKey(keys.test.secret, { type: 'secret' });
+    expect((await get(key.secret, '/v1/keys')).status).toBe(200);
+
+    const res = await revoke(keys.test.secret, key.id);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: key.id, status: 'revoked' });
+    expect(res.body.data).not.toHaveProperty('secret');
+    expect(Date.parse(res.body.data.revoked_at)).toBeGreaterThan(Date.now() - 10_000);
+    expectError(await get(key.secret, '/v1/keys'), 401, 'api_key_revoked', 'authentication_error');
+
+    const again = await revoke(keys.test.secret, key.id);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(res.body.data);
+    expect((await get(keys.test.secret, `/v1/keys/${key.id}`)).body.data.status).toBe('revoked');
+  });
+});
+
+describe('POST /v1/keys/{id}/roll', () => {
+  it('replaces the key and expires the old one at once by default', async () => {
+    const { keys } = await t.tenant();
+    const old = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write'], name: 'ci', ip_allowlist: ['127.0.0.0/8'], metadata: { a: 'b' } });
+    expect((await get(old.secret, '/v1/keys')).status).toBe(200);
+
+    const res = await roll(keys.test.secret, old.id);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rolled = res.body.data;
+    expect(rolled.id).not.toBe(old.id);
+    expect(rolled.secret).toMatch(/^rk_test_[0-9A-Za-z]{40}$/);
+    expect(rolled).toMatchObject({ type: 'restricted', scopes: ['platform:write'], name: 'ci', ip_allowlist: ['127.0.0.0/8'], metadata: { a: 'b' }, status: 'active', expires_at: null });
+    expect((await get(rolled.secret, '/v1/keys')).status).toBe(200);
+    expectError(await get(old.secret, '/v1/keys'), 401, 'api_key_expired', 'authentication_error');
+    expect((await get(keys.test.secret, `/v1/keys/${old.id}`)).body.data.status).toBe('expired');
+  });
+
+  it('lets the old key work until expires_in_seconds passes', async () => {
+    const { keys } = await t.tenant();
+    const old = await createKey(keys.test.secret, { type: 'secret' });
+    expect((await get(old.secret, '/v1/keys')).status).toBe(200);
+    const res = await roll(keys.test.secret, old.id, { expires_in_seconds: 3600 });
+    expect(res.status).toBe(200);
+    expect((await get(old.secret, '/v1/keys')).status).toBe(200);
+    const after = (await get(keys.test.secret, `/v1/keys/${old.id}`)).body.data;
+    expect(after.status).toBe('active');
+    expect(Math.abs(Date.parse(after.expires_at) - (Date.now() + 3600_000))).toBeLessThan(10_000);
+  });
+
+  it('never moves an expiry later', async () => {
+    const { keys } = await t.tenant();
+    const expiresAt = new Date(Date.now() + 3600_000).toISOString();
+    const old = await createKey(keys.test.secret, { type: 'secret', expires_at: expiresAt });
+    expect((await roll(keys.test.secret, old.id, { expires_in_seconds: 604_800 })).status).toBe(200);
+    expect((await get(keys.test.secret, `/v1/keys/${old.id}`)).body.data.expires_at).toBe(expiresAt);
+  });
+
+  it.each([604_801, -1, 1.5])('refuses expires_in_seconds %s', async (seconds) => {
+    const { keys } = await t.tenant();
+    const old = await createKey(keys.test.secret, { type: 'secret' });
+    const res = await roll(keys.test.secret, old.id, { expires_in_seconds: seconds });
+    expectError(res, 422, 'validation_failed', 'invalid_request_error');
+    expect(res.body.error.details).toHaveProperty(['expires_in_seconds']);
+    expect((await get(old.secret, '/v1/keys')).status).toBe(200);
+  });
+
+  it('refuses to roll a revoked or expired key', async () => {
+    const { keys } = await t.tenant();
+    const revoked = await createKey(keys.test.secret, { type: 'secret' });
+    await revoke(keys.test.secret, revoked.id);
+    expectError(await roll(keys.test.secret, revoked.id), 409, 'key_inactive', 'invalid_request_error');
+    const expired = await createKey(keys.test.secret, { type: 'secret' });
+    expect((await roll(keys.test.secret, expired.id)).status).toBe(200);
+    expectError(await roll(keys.test.secret, expired.id), 409, 'key_inactive', 'invalid_request_error');
+  });
+});
+
+describe('a restricted caller', () => {
+  it('hands out only publishable keys and restricted keys within its own scopes', async () => {
+    const { keys } = await t.tenant();
+    const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write', 'events:read'] });
+
+    const secret = await create(writer.secret, { type: 'secret' });
+    expectError(secret, 403, 'missing_scope', 'permission_error');
+    expect(secret.body.error.param).toBe('type');
+    const wider = await create(writer.secret, { type: 'restricted', scopes: ['events:write'] });
+    expectError(wider, 403, 'missing_scope', 'permission_error');
+    expect(wider.body.error.param).toBe('scopes');
+
+    expect((await createKey(writer.secret, { type: 'publishable' })).type).toBe('publishable');
+    const narrower = await createKey(writer.secret, { type: 'restricted', scopes: ['platform:read', 'events:read'] });
+    expect(narrower.scopes).toEqual(['platform:read', 'events:read']);
+    const list = await get(keys.test.secret, '/v1/keys');
+    expect(list.body.meta.pagination.total).toBe(5);
+  });
+
+  it('rolls only keys it could have created', async () => {
+    const { keys } = await t.tenant();
+    const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write'] });
+    const wider = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write'] });
+    for (const id of [await keyIdOf(keys.test.secret), wider.id]) {
+      const res = await roll(writer.secret, id);
+      expectError(res, 403, 'missing_scope', 'permission_error');
+      expect(res.body).not.toHaveProperty('data');
+    }
+    expect((await get(keys.test.secret, '/v1/keys')).status).toBe(200);
+    expect((await get(keys.test.secret, `/v1/keys/${wider.id}`)).body.data.status).toBe('active');
+
+    const narrower = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:read'] });
+    const publishable = await createKey(keys.test.secret, { type: 'publishable' });
+    for (const id of [narrower.id, publishable.id]) expect((await roll(writer.secret, id)).status).toBe(200);
+  });
+});
+
+describe('last_used_at', () => {
+  it('is set after the key is used', async () => {
+    const { keys } = await t.tenant();
+    const key = await createKey(keys.test.secret, { type: 'secret' });
+    const before = Date.now();
+    expect((await get(key.secret, '/v1/keys')).status).toBe(200);
+    let lastUsed: string | null = null;
+    for (let i = 0; i < 40 && !lastUsed; i++) {
+      lastUsed = (await get(keys.test.secret, `/v1/keys/${key.id}`)).body.data.last_used_at;
+      if (!lastUsed) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(lastUsed).not.toBeNull();
+    expect(Date.parse(lastUsed!)).toBeGreaterThanOrEqual(before - 1000);
+  });
+});
+
+describe('isolation', () => {
+  it("hides another tenant's keys on every route", async () => {
+    const a = await t.tenant('A');
+    const b = await t.tenant('B');
+    const key = await createKey(a.keys.test.secret, { type: 'secret', external_id: 'shared-name' });
+    for (const res of [
+      await get(b.keys.test.secret, `/v1/keys/${key.id}`),
+      await get(b.keys.test.secret, '/v1/keys/external/shared-name'),
+      await revoke(b.keys.test.secret, key.id),
+      await roll(b.keys.test.secret, key.id),
+    ]) {
+      expectError(res, 404, 'resource_not_found', 'invalid_request_error');
+    }
+    const list = await get(b.keys.test.secret, '/v1/keys');
+    expect(list.body.data.map((k: Key) => k.id)).not.toContain(key.id);
+    expect((await get(key.secret, `/v1/keys/${key.id}`)).body.data).toMatchObject({ status: 'active', expires_at: null });
+  });
+
+  it('keeps test and live keys apart', async () => {
+    const { keys } = await t.tenant();
+    const testKey = await createKey(keys.test.secret, { type: 'secret', external_id: 'env' });
+    const liveKey = await createKey(keys.live.secret, { type: 'secret', external_id: 'env' });
+    const testList = (await get(keys.test.secret, '/v1/keys')).body.data as Key[];
+    const liveList = (await get(keys.live.secret, '/v1/keys')).body.data as Key[];
+    expect(testList.map((k) => k.livemode)).toEqual([false, false, false]);
+    expect(liveList.map((k) => k.livemode)).toEqual([true, true, true]);
+    expect(testList.map((k) => k.id)).toContain(testKey.id);
+    expect(liveList.map((k) => k.id)).toContain(liveKey.id);
+    expect((await get(keys.test.secret, '/v1/keys/external/env')).body.data.id).toBe(testKey.id);
+    expect((await get(keys.live.secret, '/v1/keys/external/env')).body.data.id).toBe(liveKey.id);
+    for (const [caller, other] of [
+      [keys.test.secret, liveKey.id],
+      [keys.live.secret, testKey.id],
+    ] as const) {
+      expectError(await get(caller, `/v1/keys/${other}`), 404, 'resource_not_found', 'invalid_request_error');
+      expectError(await revoke(caller, other), 404, 'resource_not_found', 'invalid_request_error');
+      expectError(await roll(caller, other), 404, 'resource_not_found', 'invalid_request_error');
+    }
+  });
+});
