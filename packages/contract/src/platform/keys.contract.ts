@@ -27,10 +27,13 @@ export const ApiKeySchema = z
     status: z.enum(['active', 'expired', 'revoked']),
     scopes: z.array(ScopeSchema).nullable().describe('Scopes of a restricted key; `null` for secret and publishable keys.'),
     ip_allowlist: z.array(z.string()).nullable(),
-    created_by: z
-      .union([z.string(), z.lazy((): z.ZodType => ApiKeySchema)])
-      .nullable()
-      .describe('The key that created this one (expandable), or `null` when the operator created it.'),
+    // A getter makes the schema recursive while keeping its inferred type: expanded, this is an ApiKey.
+    get created_by() {
+      return z
+        .union([z.string(), ApiKeySchema])
+        .nullable()
+        .describe('The key that created this one (expandable), or `null` when the operator created it.');
+    },
     expires_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
     last_used_at: z.string().nullable().describe('Updated at most once a minute.'),

@@ -1,0 +1,25 @@
+import { contract, type Contract } from '@svc/contract';
+import { buildResources } from './core/resources';
+import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
+import type { Resources } from './core/types';
+
+// Every group of the contract (`keys`, `streams`, `access`, …) is a property of the client.
+export interface Svc extends Resources<Contract> {}
+
+/**
+ * The Svc API for a tenant's server. Every route of the contract is a method, grouped as the API is:
+ * `svc.keys.create({type: 'restricted', scopes: ['streams:read']})`.
+ */
+export class Svc {
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+    Object.assign(this, buildResources(this.transport, contract));
+  }
+
+  /** A raw call, for routes newer than this SDK. Answers the parsed JSON body. */
+  request<T = unknown>(request: RawRequest, options?: RequestOptions): Promise<T> {
+    return this.transport.request<T>(request, options);
+  }
+}
