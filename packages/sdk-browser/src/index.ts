@@ -1,0 +1,4 @@
+export { SvcBrowser, type SvcBrowserOptions } from './client';
+export { PlaybackSession, type PlaybackEvents } from './playback-session';
+export { SvcBrowserError, SvcNetworkError } from './http';
+export type { AccessSession, PlaybackGrant, PlaybackResource } from './types';
