@@ -61,7 +61,8 @@ export class Transport {
   constructor(private readonly options: ClientOptions) {
     if (!options.apiKey) throw new Error('Svc: apiKey is required');
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:4000').replace(/\/+$/, '');
-    this.fetch = options.fetch ?? globalThis.fetch;
+    // Looked up per call, so fetch interceptors installed later (msw in tests) see the SDK's requests.
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   /** One call with retries; answers the parsed JSON body of the 2xx response. */
