@@ -6,7 +6,7 @@ import * as keys from './keys.service';
 
 const s = initServer();
 
-export const keysRouter = ({ db }: AppContext) =>
+export const keysRouter = ({ db, credentials }: AppContext) =>
   s.router(contract.keys, {
     list: async ({ query, req }) => {
       const { scope } = keyPrincipal(req);
@@ -24,12 +24,15 @@ export const keysRouter = ({ db }: AppContext) =>
       const [key] = await keys.expandKeys(db, scope, [await keys.getKeyByExternalId(db, scope, params.external_id)], query.expand);
       return { status: 200, body: { data: key! } };
     },
-    revoke: async ({ params, req }) => ({
-      status: 200,
-      body: { data: await keys.revokeKey(db, keyPrincipal(req).scope, params.id) },
-    }),
-    roll: async ({ params, body, req }) => ({
-      status: 200,
-      body: { data: await keys.rollKey(db, keyPrincipal(req), params.id, body?.expires_in_seconds) },
-    }),
+    // This process drops the old key before answering; others hear of it by NOTIFY.
+    revoke: async ({ params, req }) => {
+      const key = await keys.revokeKey(db, keyPrincipal(req).scope, params.id);
+      credentials.forget({ keyId: params.id });
+      return { status: 200, body: { data: key } };
+    },
+    roll: async ({ params, body, req }) => {
+      const key = await keys.rollKey(db, keyPrincipal(req), params.id, body?.expires_in_seconds);
+      credentials.forget({ keyId: params.id });
+      return { status: 200, body: { data: key } };
+    },
   });
