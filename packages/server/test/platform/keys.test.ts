@@ -346,6 +346,23 @@ describe('a restricted caller', () => {
   });
 });
 
+describe('revoking with a restricted key', () => {
+  it('revokes only keys it could have created', async () => {
+    const { keys } = await t.tenant();
+    const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write'] });
+    const wider = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write'] });
+    for (const id of [await keyIdOf(keys.test.secret), wider.id]) {
+      const res = await t.http().delete(`/v1/keys/${id}`).set('authorization', `Bearer ${writer.secret}`);
+      expectError(res, 403, 'missing_scope', 'permission_error');
+    }
+    expect((await get(keys.test.secret, `/v1/keys/${wider.id}`)).body.data.status).toBe('active');
+    const publishable = await createKey(keys.test.secret, { type: 'publishable' });
+    const res = await t.http().delete(`/v1/keys/${publishable.id}`).set('authorization', `Bearer ${writer.secret}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('revoked');
+  });
+});
+
 describe('last_used_at', () => {
   it('is set after the key is used', async () => {
     const { keys } = await t.tenant();

@@ -18,6 +18,8 @@ export interface CachedCredential {
  */
 export class CredentialCache {
   private readonly entries = new Map<string, CachedCredential & { until: number }>();
+  /** Bumped by every invalidation; a value read from the database before a bump is not cached. */
+  private gen = 0;
 
   constructor(
     listener: NotificationListener,
@@ -25,7 +27,10 @@ export class CredentialCache {
     private readonly maxEntries = 100_000,
   ) {
     listener.on(CREDENTIALS_CHANNEL, (payload) => this.invalidate(payload));
-    listener.onReset(() => this.entries.clear());
+    listener.onReset(() => {
+      this.gen += 1;
+      this.entries.clear();
+    });
   }
 
   get(secretHash: string): CachedCredential | undefined {
@@ -38,7 +43,13 @@ export class CredentialCache {
     return entry;
   }
 
-  set(secretHash: string, value: CachedCredential): void {
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** Caches a value read from the database, unless an invalidation arrived since `readAt` (from `generation`). */
+  set(secretHash: string, value: CachedCredential, readAt = this.gen): void {
+    if (readAt !== this.gen) return;
     if (this.entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       this.entries.delete(this.entries.keys().next().value!);
@@ -51,6 +62,7 @@ export class CredentialCache {
    * a moment after the change commits, so the request that made the change calls this before answering.
    */
   forget(change: { keyId: string } | { tenantId: string }): void {
+    this.gen += 1;
     for (const [hash, entry] of this.entries) {
       if ('keyId' in change ? entry.key.id === change.keyId : entry.tenant.id === change.tenantId) this.entries.delete(hash);
     }

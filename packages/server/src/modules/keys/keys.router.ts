@@ -26,7 +26,7 @@ export const keysRouter = ({ db, credentials }: AppContext) =>
     },
     // This process drops the old key before answering; others hear of it by NOTIFY.
     revoke: async ({ params, req }) => {
-      const key = await keys.revokeKey(db, keyPrincipal(req).scope, params.id);
+      const key = await keys.revokeKey(db, keyPrincipal(req), params.id);
       credentials.forget({ keyId: params.id });
       return { status: 200, body: { data: key } };
     },

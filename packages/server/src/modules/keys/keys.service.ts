@@ -118,9 +118,12 @@ export async function listKeys(db: Executor, scope: Scope, page: { page: number;
 }
 
 /** Revoking is final and idempotent; every process forgets the key once the change commits. */
-export async function revokeKey(db: Database, scope: Scope, id: string) {
+export async function revokeKey(db: Database, principal: KeyPrincipal, id: string) {
+  const scope = principal.scope;
   return db.transaction().execute(async (trx) => {
     const row = await getRow(trx, scope, id, true);
+    // Like rolling: a restricted key may only revoke keys it could have created.
+    checkGrantable(principal, row.type, (row.scopes ?? undefined) as ScopeName[] | undefined);
     if (row.revoked_at) return serializeKey(row);
     const revoked = (await repo.revokeKeyRow(trx, scope, id))!;
     await notifyCredentialsChanged(trx, { keyId: id });
