@@ -1,0 +1,8 @@
+import { defineEvents, ResourcePayloadSchema } from './define-events';
+
+export const ticketingEvents = defineEvents({
+  'events.order.paid': {
+    payload: ResourcePayloadSchema,
+    description: 'An order was paid (used to grant a stream for a ticket with `source: ticket`, the order code as `source_ref`).',
+  },
+});

@@ -1,0 +1,55 @@
+import { CompiledQuery, type Transaction } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { DB } from '../db/schema';
+import { JOB_SCHEMA } from './queue';
+
+export interface TransactionalJob {
+  name: string;
+  data: object;
+  /** Seconds from now, or a moment. */
+  startAfter?: number | Date;
+}
+
+// Only builds pg-boss's insert statement; every call passes the caller's transaction as `db`, so this
+// instance never opens a connection of its own.
+const sender = new PgBoss({
+  schema: JOB_SCHEMA,
+  db: {
+    executeSql: async () => {
+      throw new Error('send-in-transaction: pass the transaction as `db`');
+    },
+  },
+});
+
+/** pg-boss's `db` option over a Kysely transaction; counts the rows its statements write. */
+function onTransaction(trx: Transaction<DB>) {
+  const adapter = {
+    written: 0,
+    executeSql: async (text: string, values: unknown[]) => {
+      const result = await trx.executeQuery(CompiledQuery.raw(text, values));
+      adapter.written += Number(result.numAffectedRows ?? 0);
+      return { rows: result.rows };
+    },
+  };
+  return adapter;
+}
+
+/**
+ * Enqueues jobs as part of `trx`: they exist only if the transaction commits, and a committed change
+ * cannot lose its job. Throws when a queue does not exist (pg-boss would silently drop the job).
+ */
+export async function sendInTransaction(trx: Transaction<DB>, jobs: readonly TransactionalJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const rows = jobs.map(({ name, data, startAfter }) => ({
+    name,
+    data,
+    startAfter: startAfter instanceof Date ? startAfter.toISOString() : startAfter === undefined ? undefined : `${startAfter} seconds`,
+  }));
+  const db = onTransaction(trx);
+  // pg-boss joins each job to its queue: a job for a queue that does not exist is silently not written.
+  await sender.insert(rows, { db });
+  if (db.written !== jobs.length) {
+    const names = [...new Set(jobs.map((j) => j.name))].join(', ');
+    throw new Error(`Could not enqueue ${names}: create the queue first (JobQueue.start or prepareJobQueues)`);
+  }
+}

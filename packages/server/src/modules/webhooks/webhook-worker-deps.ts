@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { HostResolver } from '../../core/outbound/url-policy';
+import type { SecretBox } from '../../core/secret-box';
+import type { Database } from '../../db/database';
+
+/** What the delivery job and the retry scheduler run on; tests replace the clock, randomness and DNS. */
+export interface WebhookWorkerDeps {
+  db: Database;
+  secrets: SecretBox;
+  log: Logger;
+  /** Decides when retries are due and how long an endpoint has been failing. Signatures use real time. */
+  clock: () => Date;
+  /** In [0, 1): the retry jitter. */
+  random: () => number;
+  resolveHost: HostResolver;
+  timeoutMs: number;
+  concurrencyPerEndpoint: number;
+  /** How long a concurrency slot stays held if its holder dies mid-request. */
+  leaseSeconds: number;
+  /** How often the scheduler looks for retries that are due. */
+  schedulerIntervalMs: number;
+}
+
+export const DELIVERY_DEFAULTS = {
+  timeoutMs: 10_000,
+  concurrencyPerEndpoint: 10,
+  leaseSeconds: 60,
+  schedulerIntervalMs: 5_000,
+} as const;

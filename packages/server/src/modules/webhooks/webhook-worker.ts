@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import { systemResolver } from '../../core/outbound/url-policy';
+import type { SecretBox } from '../../core/secret-box';
+import type { Database } from '../../db/database';
+import type { JobQueue } from '../../jobs/queue';
+import { deliverWebhookJob } from './deliver-webhook.job';
+import { RetryScheduler } from './retry-scheduler';
+import { DELIVERY_DEFAULTS, type WebhookWorkerDeps } from './webhook-worker-deps';
+
+/** The delivery side of webhooks: the deliver job (registered before the queue starts) and the retry scheduler. */
+export class WebhookWorker {
+  readonly deps: WebhookWorkerDeps;
+  readonly scheduler: RetryScheduler;
+
+  constructor(base: { db: Database; secrets: SecretBox; log: Logger } & Partial<WebhookWorkerDeps>) {
+    const given = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as typeof base;
+    this.deps = { clock: () => new Date(), random: Math.random, resolveHost: systemResolver, ...DELIVERY_DEFAULTS, ...given };
+    this.scheduler = new RetryScheduler(this.deps);
+  }
+
+  register(jobs: JobQueue): void {
+    jobs.register(deliverWebhookJob(this.deps));
+  }
+
+  /** After the job queue started. */
+  start(): void {
+    this.scheduler.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.scheduler.stop();
+  }
+}
