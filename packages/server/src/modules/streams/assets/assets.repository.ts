@@ -1,0 +1,72 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { CursorPageQuery } from '@svc/contract';
+import type { Executor } from '../../../db/database';
+import type { AssetsTable } from '../../../db/schema';
+import { paginate, whereMetadata } from '../../../core/pagination';
+import { scoped, type Scope } from '../../../core/scope';
+
+export type NewAsset = Omit<Insertable<AssetsTable>, 'tenant_id' | 'livemode'>;
+export type AssetChanges = Updateable<AssetsTable>;
+
+export interface AssetFilters {
+  status?: AssetsTable['status'];
+  source?: AssetsTable['source'];
+  external_id?: string;
+  metadata?: Record<string, string>;
+}
+
+/** Assets the tenant can see: deleted ones answer `404` like unknown ids. */
+const live = (db: Executor, scope: Scope) => scoped(db, scope).selectFrom('assets').selectAll().where('deleted_at', 'is', null);
+
+export async function insertAsset(db: Executor, scope: Scope, asset: NewAsset) {
+  return scoped(db, scope).insertInto('assets', asset).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findAsset(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}) {
+  let q = live(db, scope).where('id', '=', id);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findAssetByExternalId(db: Executor, scope: Scope, externalId: string) {
+  return live(db, scope).where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export async function listAssets(db: Executor, scope: Scope, filters: AssetFilters, page: CursorPageQuery) {
+  let q = live(db, scope);
+  if (filters.status) q = q.where('status', '=', filters.status);
+  if (filters.source) q = q.where('source', '=', filters.source);
+  if (filters.external_id) q = q.where('external_id', '=', filters.external_id);
+  q = whereMetadata(q, 'assets.metadata', filters.metadata);
+  return paginate(q, 'assets.id', page);
+}
+
+export async function updateAsset(db: Executor, scope: Scope, id: string, changes: AssetChanges) {
+  return scoped(db, scope)
+    .updateTable('assets')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The stream's recording that is still growing, if the broadcast is open. */
+export async function findOpenRecording(db: Executor, scope: Scope, liveStreamId: string, opts: { forUpdate?: boolean } = {}) {
+  let q = live(db, scope)
+    .where('source', '=', 'recording')
+    .where('live_stream_id', '=', liveStreamId)
+    .where('recording_ended_at', 'is', null);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/** The recordings of a stream that overlap `from`..`to` (a still-open recording reaches to now), latest first. */
+export async function findRecordingsOverlapping(db: Executor, scope: Scope, liveStreamId: string, from: Date, to: Date) {
+  return live(db, scope)
+    .where('source', '=', 'recording')
+    .where('live_stream_id', '=', liveStreamId)
+    .where('recording_started_at', '<=', to)
+    .where((eb) => eb.or([eb('recording_ended_at', 'is', null), eb('recording_ended_at', '>=', from)]))
+    .orderBy('recording_started_at', 'desc')
+    .execute();
+}

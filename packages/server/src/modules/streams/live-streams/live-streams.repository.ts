@@ -1,0 +1,106 @@
+import type { CursorPageQuery } from '@svc/contract';
+import type { Insertable, Updateable } from 'kysely';
+import type { Executor } from '../../../db/database';
+import type { LiveStreamRow, LiveStreamsTable, SimulcastTargetRow, SimulcastTargetsTable } from '../../../db/streams-live.schema';
+import { paginate, whereMetadata } from '../../../core/pagination';
+import { scoped, type Scope } from '../../../core/scope';
+
+export type NewLiveStream = Omit<Insertable<LiveStreamsTable>, 'tenant_id' | 'livemode'>;
+export type NewSimulcastTarget = Omit<Insertable<SimulcastTargetsTable>, 'tenant_id' | 'livemode'>;
+
+/** Deleted streams keep their row; every read here leaves them out. */
+const live = (db: Executor, scope: Scope) => scoped(db, scope).selectFrom('live_streams').where('deleted_at', 'is', null);
+
+export async function insertLiveStream(db: Executor, scope: Scope, row: NewLiveStream): Promise<LiveStreamRow> {
+  return scoped(db, scope).insertInto('live_streams', row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findLiveStream(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}) {
+  let q = live(db, scope).selectAll().where('id', '=', id);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findLiveStreamByExternalId(db: Executor, scope: Scope, externalId: string) {
+  return live(db, scope).selectAll().where('external_id', '=', externalId).executeTakeFirst();
+}
+
+export async function listLiveStreams(
+  db: Executor,
+  scope: Scope,
+  filters: { external_id?: string; metadata?: Record<string, string> },
+  page: CursorPageQuery,
+) {
+  let q = live(db, scope).selectAll();
+  if (filters.external_id) q = q.where('external_id', '=', filters.external_id);
+  q = whereMetadata(q, 'live_streams.metadata', filters.metadata);
+  return paginate(q, 'live_streams.id', page);
+}
+
+export async function updateLiveStream(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  changes: Updateable<LiveStreamsTable>,
+): Promise<LiveStreamRow> {
+  return scoped(db, scope)
+    .updateTable('live_streams')
+    .set({ ...changes, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Takes the next event sequence number of a stream (the row must be locked by the caller's transaction). */
+export async function nextSequence(db: Executor, scope: Scope, id: string): Promise<LiveStreamRow> {
+  return scoped(db, scope)
+    .updateTable('live_streams')
+    .set((eb) => ({ sequence: eb('sequence', '+', 1) }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Disconnected streams whose reconnect window has passed, across tenants (the sweep's work list). */
+export async function findExpiredReconnectWindows(db: Executor, now: Date, limit = 500) {
+  return db
+    .selectFrom('live_streams')
+    .select(['id', 'tenant_id', 'livemode'])
+    .where('status', '=', 'disconnected')
+    .where('deleted_at', 'is', null)
+    .where('reconnect_deadline', '<=', now)
+    .orderBy('reconnect_deadline')
+    .limit(limit)
+    .execute();
+}
+
+// Simulcast targets
+
+export async function insertSimulcastTarget(db: Executor, scope: Scope, row: NewSimulcastTarget): Promise<SimulcastTargetRow> {
+  return scoped(db, scope).insertInto('simulcast_targets', row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function listSimulcastTargets(db: Executor, scope: Scope, liveStreamIds: string[]): Promise<SimulcastTargetRow[]> {
+  if (liveStreamIds.length === 0) return [];
+  return scoped(db, scope)
+    .selectFrom('simulcast_targets')
+    .selectAll()
+    .where('live_stream_id', 'in', liveStreamIds)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findSimulcastTarget(db: Executor, scope: Scope, liveStreamId: string, id: string) {
+  return scoped(db, scope)
+    .selectFrom('simulcast_targets')
+    .selectAll()
+    .where('live_stream_id', '=', liveStreamId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function deleteSimulcastTargets(db: Executor, scope: Scope, liveStreamId: string, ids?: string[]): Promise<void> {
+  let q = scoped(db, scope).deleteFrom('simulcast_targets').where('live_stream_id', '=', liveStreamId);
+  if (ids) q = q.where('id', 'in', ids);
+  await q.execute();
+}

@@ -1,0 +1,71 @@
+import type { LiveStream, LiveStreamEventObject, SimulcastTarget } from '@svc/contract';
+import type { LiveStreamRow, SimulcastTargetRow } from '../../../db/streams-live.schema';
+import type { SecretBox } from '../../../core/secret-box';
+import type { PlaybackIdRef } from '../playback-ids/playback-ids.repository';
+
+/**
+ * Sealed secrets are bound to their row and field, so a ciphertext copied onto another stream, or from the
+ * passphrase column into the key column, does not open.
+ */
+export const secretContext = (rowId: string, field: 'stream_key' | 'srt_passphrase') => `${rowId}:${field}`;
+
+/** What a stream is shown with besides its own row. */
+export interface LiveStreamRelations {
+  targets: SimulcastTargetRow[];
+  playbackIds: PlaybackIdRef[];
+}
+
+export function serializeSimulcastTarget(row: SimulcastTargetRow): SimulcastTarget {
+  return {
+    id: row.id,
+    object: 'simulcast_target',
+    url: row.url,
+    status: row.status,
+    error: row.error,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** The stream without its secrets: the shape of `data.object` in events. */
+export function serializeLiveStreamForEvent(row: LiveStreamRow, rel: LiveStreamRelations): LiveStreamEventObject {
+  return {
+    id: row.id,
+    object: 'live_stream',
+    livemode: row.livemode,
+    status: row.status,
+    provider: row.provider,
+    latency_mode: row.latency_mode,
+    reconnect_window: row.reconnect_window,
+    audio_only: row.audio_only,
+    playback_policy: row.playback_policy,
+    simulcast_targets: rel.targets.map(serializeSimulcastTarget),
+    playback_ids: rel.playbackIds,
+    health: { status: row.health.status, network: row.health.network, reason: row.health.reason, changed_at: row.health.changed_at },
+    sequence: Number(row.sequence),
+    ingest: {
+      rtmp_url: row.ingest.rtmp_url,
+      rtmp_backup_url: row.ingest.rtmp_backup_url,
+      srt_url: row.ingest.srt_url,
+      whip_url: row.ingest.whip_url,
+    },
+    external_id: row.external_id,
+    metadata: row.metadata,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** The stream as its own API responses show it: with the stream key and SRT passphrase, unsealed. */
+export function serializeLiveStream(row: LiveStreamRow, rel: LiveStreamRelations, secrets: SecretBox): LiveStream {
+  const base = serializeLiveStreamForEvent(row, rel);
+  return {
+    ...base,
+    ingest: {
+      ...base.ingest,
+      stream_key: secrets.decrypt(row.stream_key_sealed, secretContext(row.id, 'stream_key')),
+      srt_passphrase: row.srt_passphrase_sealed
+        ? secrets.decrypt(row.srt_passphrase_sealed, secretContext(row.id, 'srt_passphrase'))
+        : null,
+    },
+  };
+}

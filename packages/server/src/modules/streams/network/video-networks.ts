@@ -1,0 +1,78 @@
+import type { Executor } from '../../../db/database';
+import { ApiError } from '../../../core/errors';
+import type { Scope } from '../../../core/scope';
+import { SimulatedVideoNetwork } from './simulated-network';
+import { VideoNetworkRejection, type VideoNetwork } from './video-network';
+
+/** The network every test-mode object uses. */
+export const TEST_MODE_NETWORK = 'simulated';
+
+/**
+ * The video networks this server can use, by provider name. Objects keep the name of the network that made
+ * them (`provider`) and are always served by it; new objects go to the network chosen for their scope.
+ */
+export class VideoNetworks {
+  private readonly networks = new Map<string, VideoNetwork>();
+
+  constructor(networks: VideoNetwork[]) {
+    for (const n of networks) this.use(n);
+  }
+
+  static forServer(baseUrl: string): VideoNetworks {
+    return new VideoNetworks([new SimulatedVideoNetwork(baseUrl)]);
+  }
+
+  /** Adds a network, or replaces the one of the same name (tests put a failing `simulated` network in). */
+  use(network: VideoNetwork): void {
+    this.networks.set(network.provider, network);
+  }
+
+  get names(): string[] {
+    return [...this.networks.keys()];
+  }
+
+  /** The network that made an existing object. */
+  byProvider(provider: string): VideoNetwork {
+    const network = this.networks.get(provider);
+    if (!network) throw new Error(`video network '${provider}' is not available on this server`);
+    return network;
+  }
+
+  /**
+   * The network for a new object: test mode always uses the simulated network; live mode uses the one the
+   * operator chose for the tenant (`video.live_network`), and refuses clearly when there is none.
+   */
+  async forNewObject(db: Executor, scope: Scope): Promise<VideoNetwork> {
+    if (!scope.livemode) return this.byProvider(TEST_MODE_NETWORK);
+    const tenant = await db
+      .selectFrom('tenants')
+      .select('video_live_network')
+      .where('id', '=', scope.tenantId)
+      .executeTakeFirst();
+    const name = tenant?.video_live_network;
+    if (!name || !this.networks.has(name)) {
+      throw ApiError.of('video_network_not_configured', {
+        message: 'Live mode has no video network for this tenant yet; the operator sets `video.live_network` on the tenant.',
+      });
+    }
+    return this.byProvider(name);
+  }
+}
+
+/**
+ * Runs a network call and turns its failures into API errors: a refusal is `422 provider_rejected` (nothing
+ * is created), anything else `502 provider_unavailable` (retry with backoff).
+ */
+export async function callNetwork<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof VideoNetworkRejection) {
+      throw ApiError.of('provider_rejected', { message: err.message, param: err.param });
+    }
+    if (err instanceof ApiError) throw err;
+    throw ApiError.of('provider_unavailable', {
+      message: `The video network failed: ${err instanceof Error ? err.message : String(err)}`,
+    });
+  }
+}

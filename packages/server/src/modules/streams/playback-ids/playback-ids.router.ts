@@ -1,0 +1,13 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@svc/contract';
+import { keyPrincipal } from '../../../core/principal';
+import type { StreamsDeps } from '../streams-deps';
+import { createPlaybackId, deletePlaybackId } from './playback-ids.service';
+
+const s = initServer();
+
+export const playbackIdsRouter = (deps: StreamsDeps) =>
+  s.router(contract.streams.playbackIds, {
+    create: async ({ body, req }) => ({ status: 201, body: { data: await createPlaybackId(deps, keyPrincipal(req).scope, body) } }),
+    delete: async ({ params, req }) => ({ status: 200, body: { data: await deletePlaybackId(deps, keyPrincipal(req).scope, params.id) } }),
+  });

@@ -1,0 +1,127 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Executor } from '../../../db/database';
+import type { PlaybackIdRow } from '../../../db/streams-live.schema';
+import { isUniqueViolation } from '../../../core/db-errors';
+import { ApiError } from '../../../core/errors';
+import { isIdOf, newId } from '../../../core/ids';
+import type { Scope } from '../../../core/scope';
+import { callNetwork } from '../network/video-networks';
+import { fingerprintOf } from '../signing-keys/signing-keys.service';
+import * as keys from '../signing-keys/signing-keys.repository';
+import type { StreamsDeps } from '../streams-deps';
+
+/** The `aud` of every playback token (video). */
+export const PLAYBACK_AUDIENCE = 'v';
+
+export type PlaybackTokenFailure =
+  | 'missing'
+  | 'malformed'
+  | 'unknown_key'
+  | 'key_revoked'
+  | 'invalid_signature'
+  | 'token_expired'
+  | 'invalid_claims';
+
+const refuse = (reason: PlaybackTokenFailure, message: string) =>
+  ApiError.of('invalid_playback_token', { message, details: { reason }, param: 'token' });
+
+const privateKeyContext = (keyId: string) => `${keyId}:private_key`;
+
+// Key material never changes for a key id, so parsed keys are kept; revocation is read from the row every time.
+const parsedPrivate = new Map<string, KeyObject>();
+const parsedPublic = new Map<string, KeyObject>();
+
+/**
+ * The service's own signing key for the scope and network, made on first use. Two requests racing to make it
+ * meet at the unique index; the loser reads the winner's key.
+ */
+async function systemKey(deps: StreamsDeps, scope: Scope, provider: string) {
+  const existing = await keys.findActiveSystemKey(deps.db, scope, provider);
+  if (existing) return existing;
+  const pair = await callNetwork(() => deps.videoNetworks.byProvider(provider).createSigningKey());
+  const id = newId('signing_key');
+  try {
+    return await keys.insertSigningKey(deps.db, scope, {
+      id,
+      kind: 'system',
+      provider,
+      provider_ref: pair.providerRef,
+      public_key_pem: pair.publicKeyPem,
+      fingerprint: fingerprintOf(pair.publicKeyPem),
+      private_key_sealed: deps.secrets.encrypt(pair.privateKeyPem, privateKeyContext(id)),
+      created_at: deps.now(),
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err, 'playback_signing_keys_one_system')) throw err;
+    return (await keys.findActiveSystemKey(deps.db, scope, provider))!;
+  }
+}
+
+/** An RS256 playback token for `playbackId`: header `kid`, claims `sub` = playback id, `aud` = `v`, `iat`, `exp`. */
+export async function signPlaybackToken(
+  deps: StreamsDeps,
+  scope: Scope,
+  provider: string,
+  playbackId: string,
+  expiresAt: Date,
+): Promise<string> {
+  const key = await systemKey(deps, scope, provider);
+  let privateKey = parsedPrivate.get(key.id);
+  if (!privateKey) {
+    privateKey = createPrivateKey(deps.secrets.decrypt(key.private_key_sealed!, privateKeyContext(key.id)));
+    parsedPrivate.set(key.id, privateKey);
+  }
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'RS256', kid: key.id, typ: 'JWT' })
+    .setSubject(playbackId)
+    .setAudience(PLAYBACK_AUDIENCE)
+    .setIssuedAt(Math.floor(deps.now().getTime() / 1000))
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(privateKey);
+}
+
+/**
+ * Checks a playback token against the playback id it is used for: RS256 with a `kid` naming a key (the
+ * service's or the tenant's own) of the playback id's tenant and environment that is not revoked, a valid
+ * signature, `aud` = `v`, `sub` = the playback id and an `exp` not yet passed. Throws `401 invalid_playback_token`.
+ */
+export async function verifyPlaybackToken(db: Executor, playback: PlaybackIdRow, token: string | undefined, now: Date): Promise<void> {
+  if (!token) throw refuse('missing', 'This playback id is signed: add the playback token as `token`.');
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== 'RS256') throw new Error('alg');
+    kid = header.kid;
+  } catch {
+    throw refuse('malformed', 'The playback token is not an RS256 JWT.');
+  }
+  if (!kid) throw refuse('malformed', 'The playback token has no `kid` header.');
+  const scope = { tenantId: playback.tenant_id, livemode: playback.livemode };
+  const key = isIdOf('signing_key', kid) ? await keys.findSigningKey(db, scope, kid) : undefined;
+  if (!key) throw refuse('unknown_key', 'The playback token\'s `kid` is not a signing key of this account and environment.');
+  if (key.revoked_at) throw refuse('key_revoked', 'The playback token was signed with a revoked key.');
+  let publicKey = parsedPublic.get(key.id);
+  if (!publicKey) {
+    publicKey = createPublicKey(key.public_key_pem);
+    parsedPublic.set(key.id, publicKey);
+  }
+  try {
+    await jwtVerify(token, publicKey, {
+      algorithms: ['RS256'],
+      audience: PLAYBACK_AUDIENCE,
+      subject: playback.id,
+      requiredClaims: ['exp', 'sub', 'aud'],
+      currentDate: now,
+    });
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw refuse('token_expired', 'The playback token has expired.');
+    if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
+      throw refuse('invalid_signature', 'The playback token\'s signature does not match its key.');
+    }
+    if (err instanceof joseErrors.JWTClaimValidationFailed) {
+      throw refuse('invalid_claims', `The playback token's \`${err.claim}\` claim is wrong for this playback id.`);
+    }
+    throw refuse('malformed', 'The playback token cannot be read.');
+  }
+}

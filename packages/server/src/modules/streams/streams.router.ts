@@ -1,0 +1,32 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@svc/contract';
+import type { AppContext } from '../../core/context';
+import { assetsRouter } from './assets/assets.router';
+import './assets/asset-playback-owner';
+import { clipsRouter } from './clips/clips.router';
+import { liveStreamsRouter } from './live-streams/live-streams.router';
+import { momentsRouter } from './moments/moments.router';
+import { playbackIdsRouter } from './playback-ids/playback-ids.router';
+import { playbackRouter } from './playback-ids/playback.router';
+import { signingKeysRouter } from './signing-keys/signing-keys.router';
+import { streamsDeps } from './streams-deps';
+import { liveStreamTestHelpersRouter } from './test-helpers/live-stream-test-helpers.router';
+import { uploadsRouter } from './uploads/uploads.router';
+
+const s = initServer();
+
+/** Every Streams route: one router per resource, as in `contract.streams`. */
+export const streamsRouter = (ctx: AppContext) => {
+  const deps = streamsDeps(ctx);
+  return s.router(contract.streams, {
+    liveStreams: liveStreamsRouter(deps),
+    liveStreamTestHelpers: liveStreamTestHelpersRouter(deps),
+    playbackIds: playbackIdsRouter(deps),
+    signingKeys: signingKeysRouter(deps),
+    playback: playbackRouter(deps),
+    assets: assetsRouter(ctx),
+    uploads: uploadsRouter(ctx),
+    clips: clipsRouter(ctx),
+    moments: momentsRouter(ctx),
+  });
+};
