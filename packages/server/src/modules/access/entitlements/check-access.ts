@@ -1,0 +1,40 @@
+import type { AccessCheckResult, AccessDenialReason } from '@svc/contract';
+import type { EntitlementRow } from '../../../db/access.schema';
+import { ApiError } from '../../../core/errors';
+import type { Scope } from '../../../core/scope';
+import type { AccessDeps } from '../access-deps';
+import type { AccessResource } from '../resources';
+import { chooseEntitlement, type ViewerPlace } from './entitlement-rules';
+import { findEntitlementsFor, type Subject } from './entitlements.repository';
+import { serializeEntitlement } from './entitlements.serializer';
+
+/** The entitlement that decides whether the subject may use the resource now, and if not, why. */
+export async function decideAccess(
+  deps: AccessDeps,
+  scope: Scope,
+  subject: Subject,
+  resource: Pick<AccessResource, 'type' | 'id'>,
+  place: ViewerPlace,
+  now: Date,
+): Promise<{ row: EntitlementRow | null; reason: AccessDenialReason | null }> {
+  return chooseEntitlement(await findEntitlementsFor(deps.db, scope, subject, resource), now, place);
+}
+
+export async function checkAccess(
+  deps: AccessDeps,
+  scope: Scope,
+  input: { customer?: string; contact_hash?: string; resource: { type: 'ls' | 'ast'; id: string }; country?: string; domain?: string },
+): Promise<AccessCheckResult> {
+  const now = deps.now();
+  const subject: Subject = { customer: input.customer ?? null, contact_hash: input.contact_hash?.toLowerCase() ?? null };
+  const place = { country: input.country ?? null, domain: input.domain ?? null };
+  const { row, reason } = await decideAccess(deps, scope, subject, input.resource, place, now);
+  return { allowed: reason === null, reason, entitlement: row ? serializeEntitlement(row, now) : null };
+}
+
+/** `403 access_denied` with the check's reason, for session opens. */
+export const accessDenied = (reason: AccessDenialReason, entitlement: string | null) =>
+  ApiError.of('access_denied', {
+    message: `Access refused: ${reason.replace(/_/g, ' ')}.`,
+    details: entitlement ? { reason, entitlement } : { reason },
+  });

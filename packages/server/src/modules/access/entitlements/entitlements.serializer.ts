@@ -1,0 +1,53 @@
+import type { Entitlement, EntitlementSource } from '@svc/contract';
+import type { Transaction } from 'kysely';
+import type { EntitlementRow } from '../../../db/access.schema';
+import type { DB } from '../../../db/schema';
+import { emitEvent } from '../../../core/events/emit-event';
+import type { Scope } from '../../../core/scope';
+import { effectiveStatus } from './entitlement-rules';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** The entitlement as the API shows it, with the status a reader sees at `now`. */
+export function serializeEntitlement(row: EntitlementRow, now: Date): Entitlement {
+  return {
+    id: row.id,
+    object: 'entitlement',
+    livemode: row.livemode,
+    customer: row.customer,
+    contact_hash: row.contact_hash,
+    resource: { type: row.resource_type, id: row.resource_id },
+    source: row.source as EntitlementSource,
+    source_ref: row.source_ref,
+    starts_at: iso(row.starts_at),
+    ends_at: iso(row.ends_at),
+    limits: row.limits,
+    status: effectiveStatus(row, now),
+    external_id: row.external_id,
+    metadata: row.metadata,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+export type EntitlementEventType =
+  | 'access.entitlement.granted'
+  | 'access.entitlement.revoked'
+  | 'access.entitlement.suspended'
+  | 'access.entitlement.resumed'
+  | 'access.entitlement.expired'
+  | 'access.entitlement.extended';
+
+/** Records an entitlement event in the transaction that made the change; returns the entitlement as shown. */
+export async function emitEntitlementEvent(
+  trx: Transaction<DB>,
+  scope: Scope,
+  type: EntitlementEventType,
+  row: EntitlementRow,
+  now: Date,
+  previousAttributes?: Record<string, unknown>,
+): Promise<Entitlement> {
+  const entitlement = serializeEntitlement(row, now);
+  await emitEvent(trx, scope, { type, subject: row.id, object: entitlement, previousAttributes });
+  return entitlement;
+}

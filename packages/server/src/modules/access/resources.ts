@@ -1,0 +1,36 @@
+import { objectTypeOfId, type AccessResourceType } from '@svc/contract';
+import type { Executor } from '../../db/database';
+import { ApiError } from '../../core/errors';
+import type { Scope } from '../../core/scope';
+import { findAsset } from '../streams/assets/assets.repository';
+import { findLiveStream } from '../streams/live-streams/live-streams.repository';
+
+/** A live stream or asset an entitlement or session is about. */
+export interface AccessResource {
+  type: AccessResourceType;
+  id: string;
+  variant: string | null;
+}
+
+const TYPE_BY_OBJECT: Record<string, AccessResourceType> = { live_stream: 'ls', asset: 'ast' };
+
+const notFound = (id: string, param: string) =>
+  ApiError.of('resource_not_found', { message: `No such live stream or asset: '${id}'.`, param });
+
+/**
+ * The resource a request names, by id or by `{type, id, variant}`. An id whose prefix is not a live stream's
+ * or an asset's, or does not match `type`, is `404 resource_not_found` like an id of another tenant.
+ */
+export function resourceOf(input: string | { type: AccessResourceType; id: string; variant?: string | null }): AccessResource {
+  const id = typeof input === 'string' ? input : input.id;
+  const type = TYPE_BY_OBJECT[objectTypeOfId(id) ?? ''];
+  const param = typeof input === 'string' ? 'resource' : 'resource.id';
+  if (!type || (typeof input !== 'string' && input.type !== type)) throw notFound(id, param);
+  return { type, id, variant: typeof input === 'string' ? null : (input.variant ?? null) };
+}
+
+/** `404 resource_not_found` unless the live stream or asset exists in the scope (deleted ones do not). */
+export async function assertResourceExists(db: Executor, scope: Scope, resource: Pick<AccessResource, 'type' | 'id'>): Promise<void> {
+  const row = resource.type === 'ls' ? await findLiveStream(db, scope, resource.id) : await findAsset(db, scope, resource.id);
+  if (!row) throw notFound(resource.id, 'resource.id');
+}
