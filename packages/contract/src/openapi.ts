@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { contract } from './router';
 import { ERROR_CATALOGUE } from './common/errors';
 
-export const API_VERSION = '2026-11-01';
+import { API_VERSION } from './common/api-version';
+
+export { API_VERSION };
 
 function errorTable(): string {
   const rows = Object.entries(ERROR_CATALOGUE).map(

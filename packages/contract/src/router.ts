@@ -2,6 +2,10 @@ import { initContract } from '@ts-rest/core';
 import { platformContract } from './platform/platform.contract';
 import { keysContract } from './platform/keys.contract';
 import { operatorContract } from './platform/operator.contract';
+import { webhookEndpointsContract } from './platform/webhook-endpoints.contract';
+import { eventsContract } from './platform/events.contract';
+import { streamsContract } from './streams';
+import { accessContract } from './access';
 
 const c = initContract();
 
@@ -10,5 +14,9 @@ export const contract = c.router({
   platform: platformContract,
   keys: keysContract,
   operator: operatorContract,
+  webhookEndpoints: webhookEndpointsContract,
+  events: eventsContract,
+  streams: streamsContract,
+  access: accessContract,
 });
 export type Contract = typeof contract;

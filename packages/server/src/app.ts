@@ -10,11 +10,18 @@ import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
+import { requestContext } from './core/request-context';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { mountDocs } from './modules/docs/docs.routes';
+import { mountUploadReceiver } from './modules/streams/uploads/upload-receiver';
 import { keysRouter } from './modules/keys/keys.router';
 import { operatorRouter } from './modules/tenants/operator.router';
 import { platformRouter } from './modules/platform/platform.router';
+import { webhookEndpointsRouter } from './modules/webhooks/webhook-endpoints.router';
+import { eventsRouter } from './modules/events/events.router';
+import { streamsRouter } from './modules/streams/streams.router';
+import { accessRouter } from './modules/access/access.router';
+import { publishableCors } from './core/cors';
 
 const s = initServer();
 
@@ -41,7 +48,13 @@ export function createApp(ctx: AppContext): Express {
       },
     }),
   );
+  // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
+  app.use(publishableCors(routesOf(contract)));
+  // Test-mode direct uploads take a raw file, so they come before the JSON body parser.
+  mountUploadReceiver(app, ctx, [rateLimit(ctx), requestContext()]);
   app.use(express.json({ limit: '1mb', strict: false }));
+  // After the body parser: its stream callbacks would drop an async context started before it.
+  app.use(requestContext());
   // A body the JSON parser did not take is in some other format: say so rather than failing validation.
   app.use((req, _res, next) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
@@ -60,6 +73,10 @@ export function createApp(ctx: AppContext): Express {
     platform: platformRouter(ctx),
     keys: keysRouter(ctx),
     operator: operatorRouter(ctx),
+    webhookEndpoints: webhookEndpointsRouter(ctx),
+    events: eventsRouter(ctx),
+    streams: streamsRouter(ctx),
+    access: accessRouter(ctx),
   });
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,

@@ -19,6 +19,12 @@ const ConfigSchema = z.object({
   SVC_DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SVC_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** Test mode: how long a simulated asset stays `preparing` before it becomes `ready` by itself. */
+  SVC_SIMULATED_ASSET_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(3_000),
+  /** Test mode: the largest file a simulated one-time upload URL takes. */
+  SVC_SIMULATED_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 * 1024),
+  /** The short wait after a moment's clip window closes before the clip is cut. */
+  SVC_CLIP_SETTLE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };

@@ -1,8 +1,13 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import { ApiError } from './core/errors';
+import { newId } from './core/ids';
 import { createApp } from './app';
 import { CredentialCache } from './core/auth/credential-cache';
+import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
+import { accessDeps } from './modules/access/access-deps';
+import { accessJobs } from './modules/access/access-jobs';
 import type { AppContext } from './core/context';
 import { NotificationListener } from './core/notify';
 import { RateLimits } from './core/rate-limit';
@@ -11,6 +16,12 @@ import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { purgeIdempotencyKeysJob } from './jobs/purge-idempotency-keys.job';
 import { JobQueue } from './jobs/queue';
+import { purgeEventsJob } from './modules/events/purge-events.job';
+import { WebhookWorker } from './modules/webhooks/webhook-worker';
+import { VideoNetworks } from './modules/streams/network/video-networks';
+import { reconnectWindowJob } from './modules/streams/live-streams/reconnect-window.job';
+import { streamsDeps } from './modules/streams/streams-deps';
+import { streamsMediaJobs } from './modules/streams/assets/media-jobs';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -24,33 +35,57 @@ export async function startServer(
   config: Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string },
   log: Logger,
 ): Promise<RunningServer> {
+  // Listen first: with PORT=0 the port, and so the base URL in links, is known only then. Until the app
+  // is ready, requests are told to come back.
+  const notReady = (_req: IncomingMessage, res: ServerResponse) => {
+    const requestId = newId('request');
+    const body = ApiError.of('service_unavailable', { message: 'The server is starting.' }).toBody(requestId, config.baseUrl);
+    res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'request-id': requestId });
+    res.end(JSON.stringify(body));
+  };
+  const server = createServer(notReady);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  if (!config.PUBLIC_BASE_URL) config.baseUrl = url;
+
   const { db } = createDatabase(config.DATABASE_URL);
   await migrateToLatest(db);
   const listener = new NotificationListener(config.DATABASE_URL, log);
   const credentials = new CredentialCache(listener);
+  const customerTokenKeys = new CustomerTokenKeyCache(listener);
   await listener.start();
   const jobs = new JobQueue(config.DATABASE_URL, log);
   jobs.register(purgeIdempotencyKeysJob(db));
-  await jobs.start();
 
   const ctx: AppContext = {
     config,
     db,
     log,
     credentials,
+    customerTokenKeys,
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs,
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
+    videoNetworks: VideoNetworks.forServer(config.baseUrl),
     state: { shuttingDown: false },
   };
+  // Jobs that need the whole context are registered once it exists; workers start after every registration.
+  for (const job of streamsMediaJobs(ctx)) jobs.register(job);
+  jobs.register(reconnectWindowJob(streamsDeps(ctx)));
+  for (const job of accessJobs(accessDeps(ctx))) jobs.register(job);
+  const webhooks = new WebhookWorker({ db, secrets: ctx.secrets, log, clock: ctx.clock, resolveHost: ctx.resolveHost });
+  webhooks.register(jobs);
+  jobs.register(purgeEventsJob(db));
+  await jobs.start();
+  webhooks.start();
   const app = createApp(ctx);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+  server.off('request', notReady);
+  server.on('request', app);
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -64,6 +99,7 @@ export async function startServer(
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
+      await webhooks.stop();
       await jobs.stop(config.SVC_SHUTDOWN_TIMEOUT_MS);
       await listener.stop();
       await db.destroy();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
+import { prepareJobQueues } from '../src/jobs/prepare-job-queues';
 import { admin, databaseUrl } from './databases';
 
 declare module 'vitest' {
@@ -16,6 +17,8 @@ export default async function setup(project: TestProject) {
   await admin((c) => c.query(`CREATE DATABASE ${template}`));
   const { db } = createDatabase(databaseUrl(template));
   await migrateToLatest(db);
+  // Code under test sends jobs inside transactions without a worker running: the queues must exist.
+  await prepareJobQueues(databaseUrl(template));
   await db.destroy();
   project.provide('templateDatabase', template);
   return async () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SERVER_DIR = fileURLToPath(new URL('../../server', import.meta.url));
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const OPERATOR_TOKEN = `op_${randomBytes(24).toString('hex')}`;
 
 async function admin(sql: string) {
@@ -27,7 +27,10 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** The real server as its own process on a fresh database: the SDK is tested the way tenants use it. */
+/**
+ * The real server as its own process on a fresh database, with an operator token: SDKs and examples are
+ * tested the way tenants use them (`@svc/server/testing`).
+ */
 export async function startServer(): Promise<RunningServer> {
   const database = `svc_sdk_${randomBytes(6).toString('hex')}`;
   await admin(`CREATE DATABASE ${database}`);

@@ -32,10 +32,16 @@ export type RouteAccess =
       auth: 'tenant';
       credentials: readonly TenantCredential[];
       scope: Scope;
+      /** Other scopes, any one of which also admits a restricted key (session heartbeat and end: `streams:write`). */
+      altScopes?: readonly Scope[];
+      /** With a publishable key the request must carry a customer token (`Authorization: Bearer`); its `sub` is the customer. */
+      customerToken?: 'required';
       /** The product that must be on for the tenant. */
       product?: Product;
       /** `false` where the spec's family table says test mode is not yet offered. */
       testMode?: boolean;
+      /** `false` on test helpers: live-mode keys are refused with `403 live_mode_unavailable`. */
+      liveMode?: boolean;
       idempotency?: 'required';
     };
 

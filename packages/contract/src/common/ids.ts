@@ -18,6 +18,15 @@ export const ID_PREFIXES = {
   request: 'req',
   provider_configuration: 'mpc',
   api_key: 'key',
+  webhook_endpoint: 'whe',
+  webhook_delivery: 'whd',
+  webhook_attempt: 'wha',
+  outbox_email: 'eml',
+  upload: 'upl',
+  clip: 'clp',
+  moment: 'mom',
+  simulcast_target: 'sct',
+  signing_key: 'psk',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

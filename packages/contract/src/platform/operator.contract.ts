@@ -14,6 +14,19 @@ export const RateLimitsSchema = z
   })
   .meta({ id: 'RateLimits' });
 
+/** Where a tenant's video runs: the operator's choice (see docs/decisions.md, "Video networks"). */
+export const TenantVideoSchema = z
+  .object({
+    live_network: z
+      .enum(['simulated'])
+      .nullable()
+      .describe('Video network for the tenant\'s live-mode streams and assets; `null` (the default) refuses live-mode Streams with `409 video_network_not_configured`. Test mode always uses `simulated`.'),
+    dedicated_environment: z
+      .boolean()
+      .describe('The tenant has its own video environment, so it may create playback signing keys (else `409 dedicated_environment_required`).'),
+  })
+  .meta({ id: 'TenantVideo' });
+
 export const TenantSchema = z
   .object({
     id: z.string().describe('Starts `ten_`.'),
@@ -21,6 +34,7 @@ export const TenantSchema = z
     name: z.string(),
     products: z.array(z.enum(PRODUCTS)).describe('The products switched on.'),
     rate_limits: RateLimitsSchema,
+    video: TenantVideoSchema,
     external_id: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     created_at: z.string(),
@@ -52,6 +66,7 @@ export const operatorContract = c.router(
           name: z.string().min(1).max(200),
           products: ProductListSchema.optional(),
           rate_limits: RateLimitsSchema.partial().optional(),
+          video: TenantVideoSchema.partial().optional(),
           external_id: ExternalIdSchema.optional(),
           metadata: MetadataSchema.optional(),
         })
@@ -98,6 +113,7 @@ export const operatorContract = c.router(
           name: z.string().min(1).max(200).optional(),
           products: ProductListSchema.optional(),
           rate_limits: RateLimitsSchema.partial().optional(),
+          video: TenantVideoSchema.partial().optional(),
           external_id: ExternalIdSchema.nullable().optional(),
           metadata: MetadataSchema.optional(),
         })

@@ -45,19 +45,23 @@ export function idempotency(ctx: AppContext) {
     try {
       if (!MUTATING.has(req.method)) return next();
       const access = routeAccess(req);
-      const key = req.get('Idempotency-Key');
-      if (key === undefined) {
+      const sent = req.get('Idempotency-Key');
+      if (sent === undefined) {
         if ('idempotency' in access && access.idempotency === 'required') {
           throw ApiError.of('idempotency_key_required', { param: 'Idempotency-Key' });
         }
         return next();
       }
-      if (key.length === 0 || key.length > LIMITS.idempotency.maxKeyLength) {
+      if (sent.length === 0 || sent.length > LIMITS.idempotency.maxKeyLength) {
         throw ApiError.of('idempotency_key_invalid', { param: 'Idempotency-Key' });
       }
       const principal = req.principal;
       const scope = principal && 'scope' in principal ? principal.scope : principal?.kind === 'operator' ? OPERATOR_SCOPE : null;
-      if (!scope) return next();
+      if (!scope || !principal) return next();
+      // Every viewer's browser shares the tenant's publishable key: one viewer's key must never replay
+      // another's answer, so browser keys are kept per customer (or per client without a token).
+      const key =
+        principal.kind === 'customer' ? `customer:${principal.customer}:${sent}` : principal.kind === 'publishable' ? `client:${principal.clientId}:${sent}` : sent;
 
       const requestHash = createHash('sha256').update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`).digest('hex');
       const claimed = await claim(ctx, scope, key, req, requestHash);
@@ -79,7 +83,7 @@ export function idempotency(ctx: AppContext) {
         return;
       }
       holdUntilAnswered(ctx, scope, key, res);
-      req.idempotencyKey = key;
+      req.idempotencyKey = sent;
       next();
     } catch (err) {
       next(err);

@@ -1,9 +1,17 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as platformCore from './migrations/2026_11_21_001_platform_core';
+import * as eventsWebhooks from './migrations/2026_11_21_002_events_webhooks';
+import * as streamsLive from './migrations/2026_11_21_003_streams_live';
+import * as streamsAssets from './migrations/2026_11_21_004_streams_assets';
+import * as access from './migrations/2026_11_21_005_access';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
   '2026_11_21_001_platform_core': platformCore,
+  '2026_11_21_002_events_webhooks': eventsWebhooks,
+  '2026_11_21_003_streams_live': streamsLive,
+  '2026_11_21_004_streams_assets': streamsAssets,
+  '2026_11_21_005_access': access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,7 +7,12 @@ export interface JobDefinition<T extends object = object> {
   /** Cron expression (UTC) for jobs the queue starts by itself. */
   schedule?: string;
   handler: (data: T[]) => Promise<void>;
+  /** How jobs are fetched: `workers` polling loops, each taking up to `batchSize` jobs every `pollingIntervalSeconds`. */
+  work?: { workers?: number; batchSize?: number; pollingIntervalSeconds?: number };
 }
+
+/** pg-boss's schema; jobs sent inside a transaction (`send-in-transaction.ts`) write to it too. */
+export const JOB_SCHEMA = 'pgboss';
 
 /**
  * pg-boss, started with the server and stopped gracefully with it. Definitions are registered before
@@ -19,7 +24,7 @@ export class JobQueue {
   private started = false;
 
   constructor(connectionString: string, private readonly log: Logger) {
-    this.boss = new PgBoss({ connectionString, schema: 'pgboss', max: 4 });
+    this.boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4 });
     this.boss.on('error', (err) => log.error({ err: err.message }, 'job queue error'));
   }
 
@@ -32,9 +37,12 @@ export class JobQueue {
     this.started = true;
     for (const d of this.definitions) {
       await this.boss.createQueue(d.name);
-      await this.boss.work<object>(d.name, async (jobs) => {
-        await d.handler(jobs.map((j) => j.data));
-      });
+      const { workers = 1, ...workOptions } = d.work ?? {};
+      for (let i = 0; i < workers; i++) {
+        await this.boss.work<object>(d.name, workOptions, async (jobs) => {
+          await d.handler(jobs.map((j) => j.data));
+        });
+      }
       if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
     }
   }

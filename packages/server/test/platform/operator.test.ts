@@ -26,6 +26,7 @@ describe('create a tenant', () => {
       name: 'Acme Live',
       products: [...PRODUCTS],
       rate_limits: { secret: 100, publishable: 20 },
+      video: { live_network: null, dedicated_environment: false },
       external_id: null,
       metadata: {},
       created_at: expect.any(String),

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import type { KeyPrincipal, Principal, ResolvedKey } from '../principal';
 import { hashSecret, parseApiKey, secretsEqual } from './api-key-secret';
+import { customerPrincipal } from './customer-token';
 import { resolveApiKey } from './resolve-api-key';
 import { applyRateLimit } from '../rate-limit';
 
@@ -55,7 +56,14 @@ async function resolvePrincipal(ctx: AppContext, req: Request, access: RouteAcce
   const secret = typeof publishable === 'string' && publishable ? publishable : bearer(req);
   if (!secret) throw ApiError.of('api_key_missing');
   const principal = await principalForKey(ctx, req, secret);
-  checkRouteAccess(principal, access.credentials, access.scope, access.product, access.testMode);
+  checkRouteAccess(principal, access.credentials, access.scope, access.product, access.testMode, access.altScopes);
+  if (access.liveMode === false && principal.scope.livemode) throw ApiError.of('live_mode_unavailable');
+  // Only a key that got past every check counts as used.
+  recordUse(ctx, principal.key.id);
+  // A viewer: the publishable key names the tenant, the customer token (only beside the header) the customer.
+  if (principal.kind === 'publishable' && access.customerToken === 'required') {
+    return customerPrincipal(ctx, principal, secret === publishable ? bearer(req) : undefined);
+  }
   return principal;
 }
 
@@ -65,9 +73,11 @@ async function principalForKey(ctx: AppContext, req: Request, secret: string): P
   const hash = hashSecret(secret);
   let resolved = ctx.credentials.get(hash);
   if (!resolved) {
+    // A revoke that commits while this read runs must not be undone by caching what the read saw.
+    const generation = ctx.credentials.generation;
     resolved = await resolveApiKey(ctx.db, hash);
     if (!resolved) throw ApiError.of('api_key_invalid', { message: 'The API key is not known.' });
-    ctx.credentials.set(hash, resolved);
+    ctx.credentials.set(hash, resolved, generation);
   }
   const { key, tenant } = resolved;
   if (key.revokedAt) throw ApiError.of('api_key_revoked');
@@ -76,7 +86,6 @@ async function principalForKey(ctx: AppContext, req: Request, secret: string): P
   if (key.ipAllowlist && !ipAllowed(key, ip)) {
     throw ApiError.of('ip_not_allowed', { message: `The key does not allow requests from ${ip}.` });
   }
-  recordUse(ctx, key.id);
   const scope = { tenantId: tenant.id, livemode: key.livemode };
   if (key.type === 'publishable') return { kind: 'publishable', key, tenant, scope, clientId: ip };
   return { kind: key.type, key, tenant, scope };
@@ -88,6 +97,7 @@ function checkRouteAccess(
   scope: ScopeName,
   product: Product | undefined,
   testMode = true,
+  altScopes: readonly ScopeName[] = [],
 ): void {
   const kind = principal.kind === 'customer' ? 'publishable' : principal.kind;
   if (!credentials.includes(kind)) {
@@ -97,7 +107,8 @@ function checkRouteAccess(
   if (product && !principal.tenant.products.includes(product)) {
     throw ApiError.of('product_not_enabled', { message: `The ${product} product is not enabled for this tenant.` });
   }
-  if (principal.kind === 'restricted' && !hasScope(principal.key.scopes ?? [], scope)) {
+  const granted = principal.key.scopes ?? [];
+  if (principal.kind === 'restricted' && ![scope, ...altScopes].some((s) => hasScope(granted, s))) {
     throw ApiError.of('missing_scope', {
       message: `This key lacks the scope ${scope}.`,
       details: { required_scope: scope },
@@ -130,12 +141,14 @@ function ipAllowed(key: ResolvedKey, ip: string): boolean {
 }
 
 const USE_WRITE_INTERVAL_MS = 60_000;
+const MAX_TRACKED_KEYS = 100_000;
 const lastUseWritten = new Map<string, number>();
 
 /** `last_used_at` is written at most once a minute per key and process, off the request's path. */
 function recordUse(ctx: AppContext, keyId: string): void {
   const now = Date.now();
   if ((lastUseWritten.get(keyId) ?? 0) > now - USE_WRITE_INTERVAL_MS) return;
+  if (lastUseWritten.size >= MAX_TRACKED_KEYS) lastUseWritten.clear();
   lastUseWritten.set(keyId, now);
   ctx.db
     .updateTable('api_keys')

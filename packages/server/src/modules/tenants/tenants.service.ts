@@ -8,10 +8,17 @@ import { createInitialKeys } from '../keys/keys.service';
 import * as repo from './tenants.repository';
 import { serializeTenant } from './tenants.serializer';
 
+/** The operator's video choices for a tenant: live-mode network and own video environment. */
+export interface TenantVideoInput {
+  live_network?: string | null;
+  dedicated_environment?: boolean;
+}
+
 export interface CreateTenantInput {
   name: string;
   products?: Product[];
   rate_limits?: { secret?: number; publishable?: number };
+  video?: TenantVideoInput;
   external_id?: string;
   metadata?: Record<string, string>;
 }
@@ -20,6 +27,7 @@ export interface UpdateTenantInput {
   name?: string;
   products?: Product[];
   rate_limits?: { secret?: number; publishable?: number };
+  video?: TenantVideoInput;
   external_id?: string | null;
   metadata?: Record<string, string>;
 }
@@ -40,6 +48,8 @@ export async function createTenant(db: Database, input: CreateTenantInput) {
         products: normaliseProducts(input.products ?? PRODUCTS),
         rate_limit_secret: input.rate_limits?.secret ?? LIMITS.rateLimits.secret,
         rate_limit_publishable: input.rate_limits?.publishable ?? LIMITS.rateLimits.publishable,
+        video_live_network: input.video?.live_network ?? null,
+        video_dedicated_environment: input.video?.dedicated_environment ?? false,
         external_id: input.external_id ?? null,
         metadata: JSON.stringify(input.metadata ?? {}),
       });
@@ -82,6 +92,8 @@ export async function updateTenant(db: Database, id: string, input: UpdateTenant
         ...(input.products !== undefined && { products: normaliseProducts(input.products) }),
         ...(input.rate_limits?.secret !== undefined && { rate_limit_secret: input.rate_limits.secret }),
         ...(input.rate_limits?.publishable !== undefined && { rate_limit_publishable: input.rate_limits.publishable }),
+        ...(input.video?.live_network !== undefined && { video_live_network: input.video.live_network }),
+        ...(input.video?.dedicated_environment !== undefined && { video_dedicated_environment: input.video.dedicated_environment }),
         ...(input.external_id !== undefined && { external_id: input.external_id }),
         ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
         updated_at: new Date(),
