@@ -1,6 +1,6 @@
 import { Emitter } from './emitter';
 import { call, SvcBrowserError, SvcNetworkError } from './http';
-import type { AccessSession } from './types';
+import type { AccessSession, PlaybackGrant } from './types';
 
 export interface PlaybackEvents extends Record<string, unknown> {
   /** A link for the player: on open, about every 5 minutes with the newest grant, and on failover. */
@@ -31,12 +31,16 @@ export class PlaybackSession extends Emitter<PlaybackEvents> {
   private failures = 0;
   private over = false;
   private readonly onPageHide = () => this.endOnUnload();
+  /** The newest grant; an ended session answers none, and the last one stays. */
+  private grant: PlaybackGrant;
 
   constructor(
     private session: AccessSession,
     private readonly ctx: SessionContext,
   ) {
     super();
+    if (!session.grant) throw new Error('SvcBrowser: the session was opened without a grant');
+    this.grant = session.grant;
     if (typeof addEventListener === 'function') addEventListener('pagehide', this.onPageHide);
     // The first link goes out once the caller had the chance to listen.
     setTimeout(() => this.emitLink('opened'), 0);
@@ -58,15 +62,15 @@ export class PlaybackSession extends Emitter<PlaybackEvents> {
 
   /** The link the player should be on now. */
   get link(): string | undefined {
-    return this.session.grant.sources[this.source]?.url;
+    return this.grant.sources[this.source]?.url;
   }
 
   /** The player reports a fatal error; enough of them within the window moves it to the next source. */
   reportError(): void {
-    const { max_errors, window_seconds } = this.session.grant.failover;
+    const { max_errors, window_seconds } = this.grant.failover;
     const now = Date.now();
     this.errors = [...this.errors.filter((t) => now - t < window_seconds * 1000), now];
-    if (this.errors.length >= max_errors && this.source + 1 < this.session.grant.sources.length) {
+    if (this.errors.length >= max_errors && this.source + 1 < this.grant.sources.length) {
       this.source += 1;
       this.errors = [];
       this.emitLink('failover');
@@ -81,7 +85,7 @@ export class PlaybackSession extends Emitter<PlaybackEvents> {
   }
 
   private emitLink(reason: PlaybackEvents['link']['reason']): void {
-    const s = this.session.grant.sources[this.source];
+    const s = this.grant.sources[this.source];
     if (!s || this.over) return;
     this.lastLinkAt = Date.now();
     this.emit('link', { url: s.url, provider: s.provider, source: this.source, reason });
@@ -114,6 +118,7 @@ export class PlaybackSession extends Emitter<PlaybackEvents> {
     const interval = this.session.heartbeat_interval * 1000;
     try {
       this.session = await this.heartbeat();
+      if (this.session.grant) this.grant = this.session.grant;
       this.failures = 0;
       if (this.over) return;
       this.emit('heartbeat', this.session);

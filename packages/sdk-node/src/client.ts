@@ -1,5 +1,7 @@
 import { contract, type Contract } from '@svc/contract';
 import { buildResources } from './core/resources';
+import { signCustomerToken } from './customer-tokens';
+import { constructEvent } from './webhooks';
 import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
 import type { Resources } from './core/types';
 
@@ -17,6 +19,12 @@ export class Svc {
     this.transport = new Transport(options);
     Object.assign(this, buildResources(this.transport, contract));
   }
+
+  /** Signs customer tokens for viewers' browsers (publishable key + token). */
+  readonly customerTokens = { sign: signCustomerToken };
+
+  /** Checks webhook deliveries: `await svc.webhooks.constructEvent(rawBody, req.headers['svc-signature'], secret)`. */
+  readonly webhooks = { constructEvent };
 
   /** A raw call, for routes newer than this SDK. Answers the parsed JSON body. */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): Promise<T> {

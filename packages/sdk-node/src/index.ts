@@ -13,3 +13,6 @@ export {
 } from './core/errors';
 export { Page, PagePromise } from './core/pagination';
 export type { Expanded, Resources, RouteArgs, RouteMethod } from './core/types';
+export { signCustomerToken, type SignCustomerTokenArgs } from './customer-tokens';
+export { constructEvent } from './webhooks';
+export { WebhookVerificationError, type WebhookEvent } from '@svc/webhook-verify';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, PermissionError, Svc, type SvcError } from '../src';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer } from '@svc/server/testing';
 
 let server: RunningServer;
 let svc: Svc;

@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Running {
+  child: ChildProcess;
+  url: string;
+  /** Resident memory now, in MB (from /proc). */
+  rssMb: () => number;
+  stop: () => Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Starts a process and waits until it serves: for the line that carries its URL, or until `knownUrl` answers. */
+export async function start(command: string, args: string[], env: Record<string, string>, cwd = ROOT, knownUrl?: string): Promise<Running> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    void exited.then(() => reject(new Error(`${command} exited before it listened:\n${out.slice(-2000)}`)));
+    if (knownUrl) {
+      void (async () => {
+        while (child.exitCode === null) {
+          const ok = await fetch(`${knownUrl}/v1/status`).then((r) => r.ok, () => false);
+          if (ok) return resolve(knownUrl);
+          await sleep(100);
+        }
+      })();
+    }
+  });
+  // Keep reading so a full pipe never blocks the process.
+  child.stdout!.resume();
+  return {
+    child,
+    url,
+    rssMb: () => {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) / 1024 : 0;
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
