@@ -1,21 +1,31 @@
-// A player page on the tenant's own site: the publishable key plus a customer token from the tenant's
-// server, then the playback session keeps itself alive and hands the player its links.
+// The player page: buys access through the tenant's server, then the browser SDK opens a playback session
+// with the publishable key and the viewer's customer token, keeps it alive and hands over the links.
 import { SvcBrowser } from '/sdk-browser.js';
 
-const config = await (await fetch('/config')).json();
+const tenant = document.querySelector('meta[name="tenant-server"]')?.content ?? window.TENANT_SERVER;
+const viewer = 'viewer-42';
+const post = async (path, body) =>
+  (await fetch(`${tenant}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+const $ = (id) => document.getElementById(id);
+
+const config = await (await fetch(`${tenant}/config`)).json();
+await post('/checkout', { viewer });
+$('status').textContent = 'opening…';
+
 const svc = new SvcBrowser({
   publishableKey: config.publishableKey,
   baseUrl: config.apiBaseUrl,
-  getCustomerToken: async () => (await (await fetch('/token', { method: 'POST' })).json()).token,
+  getCustomerToken: async () => (await post('/token', { viewer })).token,
 });
 
-const $ = (id) => document.getElementById(id);
 let beats = 0;
 try {
-  const session = await svc.openPlayback({ resource: config.streamId, deviceId: localStorage.deviceId ??= crypto.randomUUID() });
+  const session = await svc.openPlayback({ resource: config.streamId, deviceId: (localStorage.deviceId ??= crypto.randomUUID()) });
   window.playbackSession = session;
   $('status').textContent = 'playing';
-  session.on('link', ({ url }) => ($('link').textContent = url)); // a real page sets its <video> source here
+  $('link').textContent = session.link;
+  // A real page points its <video> (hls.js or native HLS) at each new link.
+  session.on('link', ({ url }) => ($('link').textContent = url));
   session.on('heartbeat', () => ($('beats').textContent = String(++beats)));
   session.on('ended', ({ reason }) => ($('status').textContent = `ended: ${reason}`));
 } catch (err) {
