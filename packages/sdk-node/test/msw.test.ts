@@ -31,6 +31,28 @@ describe('msw mocks from the contract', () => {
     expect((await svc.keys.retrieve({ id: created.id })).status).toBe('revoked');
   });
 
+  it('keeps streams, entitlements and sessions like the server', async () => {
+    const stream = await svc.streams.liveStreams.create({ metadata: { show: 'a' } });
+    expect(stream.id).toMatch(/^ls_/);
+    expect((await svc.streams.liveStreams.retrieve({ id: stream.id })).metadata).toEqual({ show: 'a' });
+    const streams = [];
+    for await (const s of svc.streams.liveStreams.list({ limit: 10 })) streams.push(s.id);
+    expect(streams).toEqual([stream.id]);
+    await svc.streams.liveStreams.delete({ id: stream.id });
+    await expect(svc.streams.liveStreams.retrieve({ id: stream.id })).rejects.toMatchObject({ status: 404 });
+
+    const entitlement = await svc.access.entitlements.grant(
+      { customer: 'viewer-1', resource: { type: 'ls', id: stream.id }, source_ref: 'pay_1' },
+      { idempotencyKey: 'pay_1' },
+    );
+    expect(entitlement).toMatchObject({ object: 'entitlement', customer: 'viewer-1', status: 'active' });
+    expect((await svc.access.entitlements.revoke({ id: entitlement.id })).status).toBe('revoked');
+
+    const session = await svc.access.sessions.open({ resource: stream.id, customer: 'viewer-1', device_id: 'tv' });
+    expect(session).toMatchObject({ object: 'access_session', device_id: 'tv', state: 'active' });
+    expect((await svc.access.sessions.end({ id: session.id })).state).toBe('ended');
+  });
+
   it('pages with cursors and filters by metadata like the server, over seeded objects', async () => {
     const operator = new Svc({ apiKey: 'op_mock', baseUrl: 'https://api.svc.test' });
     for (let i = 0; i < 5; i++) {

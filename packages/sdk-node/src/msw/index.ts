@@ -153,9 +153,11 @@ export function createSvcMock(options: SvcMockOptions = {}) {
       if (!object) return notFound();
       if (route.method === 'PATCH') Object.assign(object, body);
       if (route.method === 'DELETE' && at.rest === '') {
-        const statusField = (itemSchemaOf(successSchema(route))?.item as z.ZodObject | undefined)?.shape?.status as z.ZodEnum | undefined;
-        const final = statusField?.options?.find((o) => ['revoked', 'deleted', 'ended', 'cancelled'].includes(String(o)));
-        if (final) object.status = final;
+        // Objects with a final state (revoked key or entitlement, ended session) keep existing in it.
+        const shape = (itemSchemaOf(successSchema(route))?.item as z.ZodObject | undefined)?.shape ?? {};
+        const field = ['status', 'state'].find((f) => f in shape);
+        const final = field ? (shape[field] as z.ZodEnum).options?.find((o) => ['revoked', 'deleted', 'ended', 'cancelled'].includes(String(o))) : undefined;
+        if (field && final) object[field] = final;
         else store.remove(at.collection, object.id);
       }
       return HttpResponse.json({ data: object }, { status });
