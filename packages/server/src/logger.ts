@@ -11,6 +11,8 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'svc' } });
+/** JSON lines to stdout (or `destination`, in tests), with secrets redacted. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'svc' } };
+  return destination ? pino(options, destination) : pino(options);
 }
