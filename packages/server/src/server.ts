@@ -44,6 +44,12 @@ export async function startServer(
     res.end(JSON.stringify(body));
   };
   const server = createServer(notReady);
+  // Requests Node cannot even parse (a bad Content-Length, a broken request line) still get the error shape.
+  server.on('clientError', (_err, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const body = JSON.stringify(ApiError.of('invalid_request', { message: 'The request is not valid HTTP.' }).toBody(newId('request'), config.baseUrl));
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());

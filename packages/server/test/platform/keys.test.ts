@@ -419,3 +419,33 @@ describe('isolation', () => {
     }
   });
 });
+
+describe('limits that travel with a key', () => {
+  it('rolling keeps the expiry a key was made with', async () => {
+    const { keys } = await t.tenant();
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const temporary = await createKey(keys.test.secret, { type: 'secret', expires_at: expiresAt });
+    const rolled = await roll(keys.test.secret, temporary.id, { expires_in_seconds: 0 });
+    expect(rolled.status).toBe(200);
+    expect(rolled.body.data.expires_at).toBe(expiresAt);
+  });
+
+  it('a restricted key hands its allowlist and expiry to the keys it creates', async () => {
+    const { keys } = await t.tenant();
+    const creatorExpiry = new Date(Date.now() + 3_600_000).toISOString();
+    const creator = await createKey(keys.test.secret, {
+      type: 'restricted',
+      scopes: ['platform:write'],
+      ip_allowlist: ['127.0.0.1', '::ffff:127.0.0.1'],
+      expires_at: creatorExpiry,
+    });
+    const child = await createKey(creator.secret, { type: 'publishable' });
+    expect(child.ip_allowlist).toEqual(['127.0.0.1', '::ffff:127.0.0.1']);
+    expect(child.expires_at).toBe(creatorExpiry);
+    const later = await createKey(creator.secret, { type: 'publishable', expires_at: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(later.expires_at).toBe(creatorExpiry);
+    const escaping = await create(creator.secret, { type: 'publishable', ip_allowlist: ['10.0.0.1'] });
+    expect(escaping.status).toBe(403);
+    expect(escaping.body.error).toMatchObject({ code: 'missing_scope', param: 'ip_allowlist' });
+  });
+});

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -251,6 +252,19 @@ describe('graceful stop', () => {
       // The production wiring schedules the purge of idempotency keys.
       const schedules = await running.ctx.jobs.pgBoss.getSchedules();
       expect(schedules.map((s) => s.name)).toContain('purge-idempotency-keys');
+
+      // A request Node cannot parse still gets the error shape.
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(running.url).port), '127.0.0.1', () => {
+          socket.write('POST /v1/keys HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n');
+        });
+        let text = '';
+        socket.on('data', (d) => (text += d.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 400/);
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request' });
 
       const operator = { authorization: `Bearer ${OPERATOR_TOKEN}`, 'content-type': 'application/json' };
       const created = await fetch(`${running.url}/v1/operator/tenants`, { method: 'POST', headers: operator, body: JSON.stringify({ name: 'Before' }) });

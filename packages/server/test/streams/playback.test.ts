@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../harness';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
@@ -84,6 +85,30 @@ describe('playback ids', () => {
 });
 
 describe('signing keys', () => {
+  it('never passes the limit, even with creations at once', async () => {
+    const { tenant, keys } = await t.tenant('Near Limit');
+    await setVideo(t, tenant.id, { dedicated_environment: true });
+    const k = client(t, keys.test.secret);
+    const first = expectStatus(await k.post('/v1/streams/signing_keys'), 201).data;
+    // Fill up to one below the limit by copying the first key's row.
+    await t.ctx.db
+      .insertInto('playback_signing_keys')
+      .columns(['id', 'tenant_id', 'livemode', 'kind', 'provider', 'provider_ref', 'public_key_pem', 'fingerprint', 'private_key_sealed', 'created_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom(['playback_signing_keys', sql`generate_series(1, 998)`.as('g')])
+          .select([
+            sql<string>`'psk_copy' || g`.as('id'),
+            'tenant_id', 'livemode', 'kind', 'provider', 'provider_ref', 'public_key_pem', 'fingerprint', 'private_key_sealed', 'created_at',
+          ])
+          .where('playback_signing_keys.id', '=', first.id),
+      )
+      .execute();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => k.post('/v1/streams/signing_keys')));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    expectError(answers.find((a) => a.status === 409)!, 409, 'signing_key_limit_reached');
+  });
+
   it('needs the tenant\'s own video environment: 409 dedicated_environment_required', async () => {
     const { keys } = await t.tenant('No Env');
     expectError(await client(t, keys.test.secret).post('/v1/streams/signing_keys'), 409, 'dedicated_environment_required');

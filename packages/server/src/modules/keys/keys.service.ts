@@ -68,6 +68,21 @@ async function insertNewKey(db: Executor, scope: Scope, fields: Omit<repo.NewKey
   }
 }
 
+/**
+ * A restricted key's limits travel with what it creates: a key made by it is confined to the creator's IP
+ * allowlist and ends no later than the creator does, so a narrow key cannot mint itself a freer one.
+ */
+function inheritedLimits(principal: KeyPrincipal, input: CreateKeyInput) {
+  const requestedExpiry = input.expires_at ? new Date(input.expires_at) : null;
+  if (principal.kind !== 'restricted') return { ip_allowlist: input.ip_allowlist ?? null, expires_at: requestedExpiry };
+  const { ipAllowlist, expiresAt } = principal.key;
+  if (ipAllowlist && input.ip_allowlist?.some((entry) => !ipAllowlist.includes(entry))) {
+    throw ApiError.of('missing_scope', { message: 'A restricted key can only allow addresses of its own allowlist.', param: 'ip_allowlist' });
+  }
+  const expires = expiresAt && (!requestedExpiry || requestedExpiry > expiresAt) ? expiresAt : requestedExpiry;
+  return { ip_allowlist: input.ip_allowlist ?? (ipAllowlist ? [...ipAllowlist] : null), expires_at: expires };
+}
+
 export async function createKey(db: Database, principal: KeyPrincipal, input: CreateKeyInput) {
   validateShape(input);
   checkGrantable(principal, input.type, input.scopes);
@@ -75,8 +90,7 @@ export async function createKey(db: Database, principal: KeyPrincipal, input: Cr
     type: input.type,
     name: input.name ?? null,
     scopes: input.scopes ?? null,
-    ip_allowlist: input.ip_allowlist ?? null,
-    expires_at: input.expires_at ? new Date(input.expires_at) : null,
+    ...inheritedLimits(principal, input),
     created_by: principal.key.id,
     external_id: input.external_id ?? null,
     metadata: JSON.stringify(input.metadata ?? {}),
@@ -146,7 +160,8 @@ export async function rollKey(db: Database, principal: KeyPrincipal, id: string,
       name: old.name,
       scopes: old.scopes,
       ip_allowlist: old.ip_allowlist,
-      expires_at: null,
+      // A key that was made to expire stays so: rolling replaces it, it does not extend it.
+      expires_at: old.expires_at,
       created_by: principal.key.id,
       external_id: null,
       metadata: JSON.stringify(old.metadata),

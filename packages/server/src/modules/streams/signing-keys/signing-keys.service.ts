@@ -1,4 +1,5 @@
 import { createHash, createPublicKey } from 'node:crypto';
+import { sql } from 'kysely';
 import type { CursorPageQuery, SigningKey } from '@svc/contract';
 import { SIGNING_KEY_LIMITS } from '@svc/contract';
 import type { PlaybackSigningKeyRow } from '../../../db/streams-live.schema';
@@ -49,22 +50,26 @@ async function requireDedicatedEnvironment(deps: StreamsDeps, scope: Scope): Pro
 export async function createSigningKey(deps: StreamsDeps, scope: Scope): Promise<SigningKey> {
   await requireDedicatedEnvironment(deps, scope);
   const max = SIGNING_KEY_LIMITS.maxActivePerEnvironment;
-  if ((await repo.countActiveTenantKeys(deps.db, scope)) >= max) {
-    throw ApiError.of('signing_key_limit_reached', { message: `At most ${max} active signing keys per environment; revoke one first.` });
-  }
   const network = await deps.videoNetworks.forNewObject(deps.db, scope);
-  const pair = await callNetwork(() => network.createSigningKey());
-  const row = await repo.insertSigningKey(deps.db, scope, {
-    id: newId('signing_key'),
-    kind: 'tenant',
-    provider: network.provider,
-    provider_ref: pair.providerRef,
-    public_key_pem: pair.publicKeyPem,
-    fingerprint: fingerprintOf(pair.publicKeyPem),
-    private_key_sealed: null,
-    created_at: deps.now(),
+  // One creation at a time per tenant and environment, so concurrent requests cannot pass the limit.
+  return deps.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(${`signing-keys:${scope.tenantId}:${scope.livemode}`}))`.execute(trx);
+    if ((await repo.countActiveTenantKeys(trx, scope)) >= max) {
+      throw ApiError.of('signing_key_limit_reached', { message: `At most ${max} active signing keys per environment; revoke one first.` });
+    }
+    const pair = await callNetwork(() => network.createSigningKey());
+    const row = await repo.insertSigningKey(trx, scope, {
+      id: newId('signing_key'),
+      kind: 'tenant',
+      provider: network.provider,
+      provider_ref: pair.providerRef,
+      public_key_pem: pair.publicKeyPem,
+      fingerprint: fingerprintOf(pair.publicKeyPem),
+      private_key_sealed: null,
+      created_at: deps.now(),
+    });
+    return serializeSigningKey(row, pair.privateKeyPem);
   });
-  return serializeSigningKey(row, pair.privateKeyPem);
 }
 
 export async function listSigningKeys(deps: StreamsDeps, scope: Scope, page: CursorPageQuery) {
@@ -77,7 +82,8 @@ export async function revokeSigningKey(deps: StreamsDeps, scope: Scope, id: stri
   const row = isIdOf('signing_key', id) ? await repo.findTenantSigningKey(deps.db, scope, id) : undefined;
   if (!row) throw ApiError.notFound('signing key', id);
   if (row.revoked_at) return serializeSigningKey(row);
-  const revoked = await repo.revokeSigningKeyRow(deps.db, scope, id, deps.now());
+  // The network first: if it fails the key stays active here and a retry tries again; deleting twice is harmless.
   await callNetwork(() => deps.videoNetworks.byProvider(row.provider).deleteSigningKey(row.provider_ref));
+  const revoked = await repo.revokeSigningKeyRow(deps.db, scope, id, deps.now());
   return serializeSigningKey(revoked ?? (await repo.findTenantSigningKey(deps.db, scope, id))!);
 }
