@@ -40,6 +40,15 @@ function toApiError(err: unknown): ApiError | null {
   if (type === 'entity.parse.failed') return ApiError.of('malformed_json', { message: 'The request body is not valid JSON.' });
   if (type === 'entity.too.large') return ApiError.of('body_too_large');
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') return ApiError.of('unsupported_media_type');
+  // Express and body-parser report other input they cannot read with a 4xx `status`: a path segment that is not
+  // valid percent-encoding (a URIError), a body that does not match its `Content-Encoding`.
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (err instanceof URIError) return ApiError.of('invalid_request', { message: 'The path is not valid percent-encoding.' });
+    if (status === 413) return ApiError.of('body_too_large');
+    if (status === 415) return ApiError.of('unsupported_media_type');
+    return ApiError.of('invalid_request', { message: 'The request body cannot be read as sent (check `Content-Encoding`).', param: 'body' });
+  }
   return null;
 }
 
@@ -48,7 +57,7 @@ export function errorHandler(log: Logger, docsBaseUrl: string) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let apiError = toApiError(err);
     if (!apiError) {
-      (req.log ?? log).error({ err }, 'unhandled error');
+      log.error({ err, req: { id: req.id, method: req.method, url: req.originalUrl.split('?')[0] } }, 'unhandled error');
       apiError = ApiError.of('internal_error', { message: 'An unexpected error occurred; it has been logged.' });
     }
     if (res.headersSent) return;

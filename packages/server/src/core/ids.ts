@@ -7,9 +7,15 @@ export function newId(type: ObjectType): string {
   return typeid(ID_PREFIXES[type]).toString();
 }
 
-/** True when `id` carries the prefix of `type`; anything else is answered `404` before touching the database. */
+/** The random part of every ID: a UUIDv7 in TypeID's lower-case Crockford base32 (26 characters, the first 0-7). */
+const ID_SUFFIX = /^[0-7][0-9a-hjkmnp-tv-z]{25}$/;
+
+/**
+ * True when `id` is a well-formed ID of `type`: its prefix and a TypeID suffix. Anything else (another
+ * prefix, stray characters, an id-shaped string from a token header) is answered `404` without a query.
+ */
 export function isIdOf(type: ObjectType, id: string): boolean {
-  return objectTypeOfId(id) === type;
+  return objectTypeOfId(id) === type && ID_SUFFIX.test(id.slice(ID_PREFIXES[type].length + 1));
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -8,12 +8,16 @@ interface Window {
   anchor?: string;
 }
 
+/** The shape of every ID (`ls_` and 26 base32 characters), the only anchor a cursor of this server carries. */
+const ISSUED_ID = /^[a-z]+_[0-9a-z]{26}$/;
+
 const encodeCursor = (w: Required<Window>) => Buffer.from(JSON.stringify([w.direction === 'next' ? 'n' : 'p', w.anchor])).toString('base64url');
 
 function decodeCursor(cursor: string): Required<Window> {
   try {
     const [d, anchor] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    if ((d !== 'n' && d !== 'p') || typeof anchor !== 'string') throw new Error();
+    // Anchors are IDs this server issued; anything else (U+0000 included, which no query could carry) is refused here.
+    if ((d !== 'n' && d !== 'p') || typeof anchor !== 'string' || !ISSUED_ID.test(anchor)) throw new Error();
     return { direction: d === 'n' ? 'next' : 'prev', anchor };
   } catch {
     throw ApiError.of('invalid_cursor', { param: 'cursor' });

@@ -65,8 +65,9 @@ function reasonOf(err: unknown): [CustomerTokenFailure, string] {
 /** The rules jose leaves to us: `sub` length, `iat` not ahead, lifetime and horizon at most 15 minutes, `ctry`. */
 function checkClaims(payload: JWTPayload, nowSeconds: number): { customer: string; country: string | null } {
   const { sub, iat, exp } = payload;
-  if (typeof sub !== 'string' || sub.length === 0 || sub.length > subMaxLength) {
-    throw refuseCustomerToken('invalid_claims', `The customer token's \`sub\` must be 1 to ${subMaxLength} characters.`);
+  // U+0000 cannot be stored as text, and `sub` becomes the customer of sessions and entitlement lookups.
+  if (typeof sub !== 'string' || sub.length === 0 || sub.length > subMaxLength || sub.includes('\0')) {
+    throw refuseCustomerToken('invalid_claims', `The customer token's \`sub\` must be 1 to ${subMaxLength} characters, without U+0000.`);
   }
   if (typeof iat !== 'number' || typeof exp !== 'number') {
     throw refuseCustomerToken('invalid_claims', 'The customer token needs numeric `iat` and `exp`.');
@@ -106,20 +107,41 @@ export async function verifyCustomerToken(
     throw refuseCustomerToken('unknown_key', 'The customer token\'s `kid` is not a customer token key of this account and environment.');
   }
   if (key.revokedAt) throw refuseCustomerToken('key_revoked', 'The customer token was signed with a revoked key.');
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(token, key.secret, {
-      algorithms: ['HS256'],
-      audience,
-      requiredClaims: ['sub', 'iat', 'exp'],
-      clockTolerance: clockSkewSeconds,
-      currentDate: now,
-    }));
-  } catch (err) {
-    const [reason, message] = reasonOf(err);
-    throw refuseCustomerToken(reason, message);
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  let payload = stillValid(verifiedTokens.get(token), nowSeconds);
+  if (!payload) {
+    try {
+      ({ payload } = await jwtVerify(token, key.secret, {
+        algorithms: ['HS256'],
+        audience,
+        requiredClaims: ['sub', 'iat', 'exp'],
+        clockTolerance: clockSkewSeconds,
+        currentDate: now,
+      }));
+    } catch (err) {
+      const [reason, message] = reasonOf(err);
+      throw refuseCustomerToken(reason, message);
+    }
+    if (verifiedTokens.size >= MAX_VERIFIED_TOKENS) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+    verifiedTokens.set(token, payload);
   }
-  return { ...checkClaims(payload, Math.floor(now.getTime() / 1000)), keyId: key.id };
+  return { ...checkClaims(payload, nowSeconds), keyId: key.id };
+}
+
+/**
+ * Tokens whose signature and static claims jose accepted, with their claims. A browser sends the same token
+ * with every heartbeat for up to 15 minutes; its signature cannot change (nor can its key's secret, only the
+ * key's revocation, checked before this on every request), so it is checked once. The checks that depend on
+ * the time are made again each time, here and in `checkClaims`.
+ */
+const verifiedTokens = new Map<string, JWTPayload>();
+const MAX_VERIFIED_TOKENS = 20_000;
+
+/** A remembered token's claims if `exp` and `nbf` still hold as jose checks them; else it goes through jose again. */
+function stillValid(payload: JWTPayload | undefined, nowSeconds: number): JWTPayload | undefined {
+  if (!payload || typeof payload.exp !== 'number' || payload.exp <= nowSeconds - clockSkewSeconds) return undefined;
+  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > nowSeconds + clockSkewSeconds)) return undefined;
+  return payload;
 }
 
 type PublishablePrincipal = Extract<Principal, { kind: 'publishable' }>;
