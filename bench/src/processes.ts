@@ -21,11 +21,12 @@ export async function start(command: string, args: string[], env: Record<string,
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
+      // Only the tail is kept, for the error message if the process dies.
+      out = (out + chunk.toString()).slice(-20_000);
       const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
       if (m) resolve(m[1]!);
     });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (out = (out + chunk.toString()).slice(-20_000)));
     void exited.then(() => reject(new Error(`${command} exited before it listened:\n${out.slice(-2000)}`)));
     if (knownUrl) {
       void (async () => {

@@ -1,69 +1,73 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Result } from './measure';
 import { ROOT } from './processes';
 
 export interface Row extends Result {
   scenario: string;
-  /** Requests per second divided by the one-write ceiling of the same run. */
+  /** Requests per second divided by the one-write ceiling measured just before. */
   ratioToWrite: number;
+  /** That ceiling, in requests per second. */
+  writeCeiling: number;
   target?: string;
   met?: boolean;
   note?: string;
 }
 
-const pad = (s: string, n: number) => s.padEnd(n);
 const num = (n: number, d = 0) => n.toFixed(d);
+const COLUMNS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'peak RSS MB', 'write req/s', '× write', 'target', 'met'];
+
+const cells = (r: Row) => [
+  r.scenario,
+  num(r.requestsPerSecond),
+  num(r.p50Ms, 1),
+  num(r.p99Ms, 1),
+  num(r.maxMs, 1),
+  num(r.errors),
+  num(r.non2xx),
+  num(r.peakRssMb),
+  num(r.writeCeiling),
+  num(r.ratioToWrite, 2),
+  r.target ?? '',
+  r.met === undefined ? '' : r.met ? 'yes' : 'no',
+];
 
 export function table(rows: Row[]): string {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'peak RSS MB', '× write ceiling', 'target', 'met'];
-  const lines = rows.map((r) => [
-    r.scenario,
-    num(r.requestsPerSecond),
-    num(r.p50Ms, 1),
-    num(r.p99Ms, 1),
-    num(r.maxMs, 1),
-    num(r.errors),
-    num(r.non2xx),
-    num(r.peakRssMb),
-    num(r.ratioToWrite, 2),
-    r.target ?? '',
-    r.met === undefined ? '' : r.met ? 'yes' : 'no',
-  ]);
-  return [header, ...lines].map((cols) => `| ${cols.join(' | ')} |`).join('\n').replace(/\n/, `\n|${header.map(() => '---').join('|')}|\n`);
+  const lines = [COLUMNS, COLUMNS.map(() => '---'), ...rows.map(cells)];
+  return lines.map((cols) => `| ${cols.join(' | ')} |`).join('\n');
 }
 
-export function console_(rows: Row[]): string {
-  const widths = [34, 9, 8, 8, 8, 7, 8, 12, 16];
-  return rows
-    .map((r) =>
-      [r.scenario, num(r.requestsPerSecond), num(r.p50Ms, 1), num(r.p99Ms, 1), num(r.maxMs, 1), num(r.errors), num(r.non2xx), num(r.peakRssMb), `${num(r.ratioToWrite, 2)}×`]
-        .map((c, i) => pad(c, widths[i]!))
-        .join(''),
-    )
-    .join('\n');
-}
+const WIDTHS = [40, 8, 8, 8, 8, 7, 8, 12, 12, 8, 26, 4];
+const line = (cols: string[]) => cols.map((c, i) => c.padEnd(WIDTHS[i]!)).join(' ').trimEnd();
+export const header = () => line(COLUMNS);
+export const console_ = (rows: Row[]) => rows.map((r) => line(cells(r))).join('\n');
 
-/** `bench/results/<date>.json` and the table in `docs/benchmarks.md`. */
+const START = '<!-- bench:figures:start -->';
+const END = '<!-- bench:figures:end -->';
+
+/**
+ * `bench/results/<date>.json`, and the figures in `docs/benchmarks.md` between its markers: the text around
+ * them (what limits each path) is written by hand and kept.
+ */
 export function save(rows: Row[], meta: Record<string, unknown>, notes: string[]): string {
   const date = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, 'bench/results', `${date}.json`);
-  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), meta, rows }, null, 2)}\n`);
-  const doc = [
-    '# Benchmarks',
-    '',
-    'Made by `pnpm bench` (not part of the tests): the server runs as its own process on a fresh PostgreSQL database,',
-    'autocannon drives each scenario after a warm-up, and each figure is also given as a ratio to the one-write ceiling',
-    'measured in the same run (an Express route doing one indexed `UPDATE … RETURNING`), because absolute figures drift',
-    'between runs on shared machines.',
-    '',
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), meta, rows, notes }, null, 2)}\n`);
+  const figures = [
+    START,
     `Last run: ${new Date().toISOString()} — ${Object.entries(meta).map(([k, v]) => `${k}: ${v}`).join(', ')}.`,
     '',
     table(rows),
     '',
-    ...(notes.length ? ['## Notes', '', ...notes.map((n) => `- ${n}`), ''] : []),
+    ...notes.map((n) => `- ${n}`),
+    END,
   ].join('\n');
-  writeFileSync(join(ROOT, 'docs/benchmarks.md'), doc);
+  const doc = join(ROOT, 'docs/benchmarks.md');
+  const current = existsSync(doc) ? readFileSync(doc, 'utf8') : '';
+  const at = current.indexOf(START);
+  const until = current.indexOf(END);
+  const next = at >= 0 && until > at ? current.slice(0, at) + figures + current.slice(until + END.length) : `# Benchmarks\n\n${figures}\n`;
+  writeFileSync(doc, next);
   return file;
 }

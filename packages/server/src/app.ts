@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import qs from 'qs';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
@@ -8,9 +7,11 @@ import { authenticate } from './core/auth/authenticate';
 import { errorHandler } from './core/error-handler';
 import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
+import { inputGuard } from './core/input-guard';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { requestContext } from './core/request-context';
+import { requestLog } from './core/request-log';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { mountDocs } from './modules/docs/docs.routes';
 import { mountUploadReceiver } from './modules/streams/uploads/upload-receiver';
@@ -29,6 +30,8 @@ const s = initServer();
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Every answer is built for its request; hashing each body for an ETag costs more than the rare 304 saves.
+  app.set('etag', false);
   app.set('trust proxy', ctx.config.TRUST_PROXY);
   // `expand[]=a`, `expand[0]=a` and `metadata[key]=v` need bracket parsing.
   app.set('query parser', (query: string) => qs.parse(query, { depth: 2, arrayLimit: 100, parameterLimit: 200 }));
@@ -38,20 +41,11 @@ export function createApp(ctx: AppContext): Express {
     res.setHeader('Request-Id', req.id);
     next();
   });
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      genReqId: (req) => (req as express.Request).id,
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url?.split('?')[0] }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-    }),
-  );
+  app.use(requestLog(ctx.log));
   // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
   app.use(publishableCors(routesOf(contract)));
   // Test-mode direct uploads take a raw file, so they come before the JSON body parser.
-  mountUploadReceiver(app, ctx, [rateLimit(ctx), requestContext()]);
+  mountUploadReceiver(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
   app.use(express.json({ limit: '1mb', strict: false }));
   // After the body parser: its stream callbacks would drop an async context started before it.
   app.use(requestContext());
@@ -69,22 +63,27 @@ export function createApp(ctx: AppContext): Express {
   app.use(['/openapi.json', '/docs'], limitByIp);
   mountDocs(app, ctx.config.baseUrl);
 
-  const router = s.router(contract, {
+  const endpoints = {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: false,
+    // After authentication (an anonymous bad request is a 401), before anything walks or stores the input.
+    globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), idempotency(ctx)],
+    requestValidationErrorHandler: (err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err),
+  };
+  // Express tries routes in the order they were added, so Access (heartbeats, session opens, checks: the
+  // hottest routes) goes first. No other route matches an Access path, so the order changes no answer.
+  const { access, ...rest } = contract;
+  createExpressEndpoints({ access }, s.router({ access }, { access: accessRouter(ctx) }), app, endpoints);
+  const router = s.router(rest, {
     platform: platformRouter(ctx),
     keys: keysRouter(ctx),
     operator: operatorRouter(ctx),
     webhookEndpoints: webhookEndpointsRouter(ctx),
     events: eventsRouter(ctx),
     streams: streamsRouter(ctx),
-    access: accessRouter(ctx),
   });
-  createExpressEndpoints(contract, router, app, {
-    logInitialization: false,
-    jsonQuery: false,
-    responseValidation: false,
-    globalMiddleware: [authenticate(ctx), rateLimit(ctx), idempotency(ctx)],
-    requestValidationErrorHandler: (err, _req, _res, next) => next(err),
-  });
+  createExpressEndpoints(rest, router, app, endpoints);
 
   app.use(limitByIp, unknownRoute(routesOf(contract)));
   app.use(errorHandler(ctx.log, ctx.config.baseUrl));

@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { CredentialCache } from './core/auth/credential-cache';
 import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
 import { accessDeps } from './modules/access/access-deps';
+import { EntitlementCache } from './modules/access/entitlements/entitlement-cache';
 import { accessJobs } from './modules/access/access-jobs';
 import type { AppContext } from './core/context';
 import { NotificationListener } from './core/notify';
@@ -64,8 +65,10 @@ export async function startServer(
   const listener = new NotificationListener(config.DATABASE_URL, log);
   const credentials = new CredentialCache(listener);
   const customerTokenKeys = new CustomerTokenKeyCache(listener);
+  const entitlementCache = new EntitlementCache(listener);
   await listener.start();
   const jobs = new JobQueue(config.DATABASE_URL, log);
+  jobs.wakeOn(listener);
   jobs.register(purgeIdempotencyKeysJob(db));
 
   const ctx: AppContext = {
@@ -74,6 +77,7 @@ export async function startServer(
     log,
     credentials,
     customerTokenKeys,
+    entitlementCache,
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs,
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
@@ -107,6 +111,7 @@ export async function startServer(
       clearTimeout(force);
       await webhooks.stop();
       await jobs.stop(config.SVC_SHUTDOWN_TIMEOUT_MS);
+      webhooks.closeConnections();
       await listener.stop();
       await db.destroy();
     })());

@@ -11,6 +11,7 @@ import { RateLimits } from '../src/core/rate-limit';
 import { parseEncryptionKey, SecretBox } from '../src/core/secret-box';
 import { createDatabase } from '../src/db/database';
 import { JobQueue } from '../src/jobs/queue';
+import { EntitlementCache } from '../src/modules/access/entitlements/entitlement-cache';
 import { VideoNetworks } from '../src/modules/streams/network/video-networks';
 import { createTenant } from '../src/modules/tenants/tenants.service';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from './databases';
@@ -46,6 +47,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
   const listener = new NotificationListener(url, log);
   const credentials = new CredentialCache(listener);
   const customerTokenKeys = new CustomerTokenKeyCache(listener);
+  const entitlementCache = new EntitlementCache(listener);
   await listener.start();
   const ctx: AppContext = {
     config,
@@ -53,6 +55,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     log,
     credentials,
     customerTokenKeys,
+    entitlementCache,
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs: new JobQueue(url, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY!)),

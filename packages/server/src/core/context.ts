@@ -8,6 +8,7 @@ import type { JobQueue } from '../jobs/queue';
 import type { SecretBox } from './secret-box';
 import type { HostResolver } from './outbound/url-policy';
 import type { VideoNetworks } from '../modules/streams/network/video-networks';
+import type { EntitlementCache } from '../modules/access/entitlements/entitlement-cache';
 
 /** The long-lived parts a request handler may use; built once in main.ts (or by the test harness). */
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   credentials: CredentialCache;
   /** Customer token keys (Access), cached like API keys and dropped on revocation by every process. */
   customerTokenKeys: CustomerTokenKeyCache;
+  /** Entitlements by customer and resource (Access checks and session opens), dropped on change by every process. */
+  entitlementCache: EntitlementCache;
   rateLimits: RateLimits;
   jobs: JobQueue;
   /** Encrypts secrets stored at rest with `SVC_ENCRYPTION_KEY`. */

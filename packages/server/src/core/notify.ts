@@ -20,8 +20,17 @@ export class NotificationListener {
     private readonly log: Logger,
   ) {}
 
+  /**
+   * Calls `handler` with each notification on `channel`. Channels named before `start` are listened to
+   * from the first moment; one added later from a moment after this call (fine for wake-ups, not for caches).
+   */
   on(channel: string, handler: (payload: string) => void): void {
-    if (!this.handlers.has(channel)) this.handlers.set(channel, new Set());
+    if (!this.handlers.has(channel)) {
+      this.handlers.set(channel, new Set());
+      this.client?.query(`LISTEN ${pg.escapeIdentifier(channel)}`).catch((err: Error) => {
+        this.log.warn({ err: err.message, channel }, 'could not listen');
+      });
+    }
     this.handlers.get(channel)!.add(handler);
   }
 

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import type { NotificationListener } from '../core/notify';
 
 /** A background job: a name, optionally a cron schedule, and a handler that is safe to run twice. */
 export interface JobDefinition<T extends object = object> {
@@ -14,6 +15,11 @@ export interface JobDefinition<T extends object = object> {
 /** pg-boss's schema; jobs sent inside a transaction (`send-in-transaction.ts`) write to it too. */
 export const JOB_SCHEMA = 'pgboss';
 
+/** `NOTIFY`'d with a queue's name when a transaction that sent it jobs to run now commits. */
+export const JOBS_CHANNEL = 'svc_jobs';
+/** At most one wake-up per queue this often (the polling interval is 500 ms or more). */
+const WAKE_EVERY_MS = 25;
+
 /**
  * pg-boss, started with the server and stopped gracefully with it. Definitions are registered before
  * start; each gets its queue created first, since pg-boss drops a send to an unknown queue.
@@ -21,6 +27,8 @@ export const JOB_SCHEMA = 'pgboss';
 export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions: JobDefinition<any>[] = [];
+  private readonly workerIds = new Map<string, string[]>();
+  private readonly wakeTimers = new Map<string, NodeJS.Timeout>();
   private started = false;
 
   constructor(connectionString: string, private readonly log: Logger) {
@@ -38,13 +46,39 @@ export class JobQueue {
     for (const d of this.definitions) {
       await this.boss.createQueue(d.name);
       const { workers = 1, ...workOptions } = d.work ?? {};
+      const ids: string[] = [];
       for (let i = 0; i < workers; i++) {
-        await this.boss.work<object>(d.name, workOptions, async (jobs) => {
+        let id = '';
+        id = await this.boss.work<object>(d.name, workOptions, async (jobs) => {
           await d.handler(jobs.map((j) => j.data));
+          // pg-boss waits out its polling interval even after a full batch; a backlog drains at the handler's pace instead.
+          if (jobs.length >= (workOptions.batchSize ?? 1)) this.boss.notifyWorker(id);
         });
+        ids.push(id);
       }
+      this.workerIds.set(d.name, ids);
       if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
     }
+  }
+
+  /**
+   * Fetches now rather than at the next poll: `name`'s workers in this process look for jobs at once. Wake-ups
+   * coming faster than one per `WAKE_EVERY_MS` are merged, so jobs arriving one by one are fetched in batches.
+   */
+  wake(name: string): void {
+    if (!this.started || this.wakeTimers.has(name)) return;
+    for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
+    const timer = setTimeout(() => this.wakeTimers.delete(name), WAKE_EVERY_MS);
+    timer.unref();
+    this.wakeTimers.set(name, timer);
+  }
+
+  /**
+   * Wakes this process's workers when any process commits jobs for them (`sendInTransaction` notifies), so a
+   * job waits for a worker, not for the polling interval; without a listener the polling still finds it.
+   */
+  wakeOn(listener: NotificationListener): void {
+    listener.on(JOBS_CHANNEL, (name) => this.wake(name));
   }
 
   async send(name: string, data: object): Promise<string | null> {

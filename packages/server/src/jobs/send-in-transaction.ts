@@ -1,7 +1,7 @@
-import { CompiledQuery, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { DB } from '../db/schema';
-import { JOB_SCHEMA } from './queue';
+import { JOB_SCHEMA, JOBS_CHANNEL } from './queue';
 
 export interface TransactionalJob {
   name: string;
@@ -36,7 +36,8 @@ function onTransaction(trx: Transaction<DB>) {
 
 /**
  * Enqueues jobs as part of `trx`: they exist only if the transaction commits, and a committed change
- * cannot lose its job. Throws when a queue does not exist (pg-boss would silently drop the job).
+ * cannot lose its job. Throws when a queue does not exist (pg-boss would silently drop the job). Jobs due
+ * now wake their queue's workers on every process as the transaction commits (`JobQueue.wakeOn`).
  */
 export async function sendInTransaction(trx: Transaction<DB>, jobs: readonly TransactionalJob[]): Promise<void> {
   if (jobs.length === 0) return;
@@ -51,5 +52,9 @@ export async function sendInTransaction(trx: Transaction<DB>, jobs: readonly Tra
   if (db.written !== jobs.length) {
     const names = [...new Set(jobs.map((j) => j.name))].join(', ');
     throw new Error(`Could not enqueue ${names}: create the queue first (JobQueue.start or prepareJobQueues)`);
+  }
+  const now = [...new Set(jobs.filter((j) => j.startAfter === undefined).map((j) => j.name))];
+  if (now.length > 0) {
+    await sql`select pg_notify(${JOBS_CHANNEL}, name) from unnest(${now}::text[]) as name`.execute(trx);
   }
 }

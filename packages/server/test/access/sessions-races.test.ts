@@ -5,6 +5,7 @@ import { createApp } from '../../src/app';
 import { CredentialCache } from '../../src/core/auth/credential-cache';
 import { CustomerTokenKeyCache } from '../../src/core/auth/customer-token-keys';
 import { NotificationListener } from '../../src/core/notify';
+import { EntitlementCache } from '../../src/modules/access/entitlements/entitlement-cache';
 import { createDatabase, type Database } from '../../src/db/database';
 import { bearer, type TestServer } from '../harness';
 import { activeSessions, createAccessTestServer, entitled, expectStatus, sessionRow } from './access-fixtures';
@@ -28,6 +29,7 @@ beforeAll(async () => {
     db: otherDb,
     credentials: new CredentialCache(listener),
     customerTokenKeys: new CustomerTokenKeyCache(listener),
+    entitlementCache: new EntitlementCache(listener),
   });
   await listener.start();
 });

@@ -20,9 +20,13 @@ const streamObject = (id: string) => ({
   metadata: {},
 });
 
+/** Queued job ids of the deliver-webhook queue, with the deliveries each attempts. */
+const jobDeliveries = sql`select j.id, d.id as delivery_id from pgboss.job j, jsonb_array_elements_text(j.data->'deliveryIds') as d(id) where j.name = 'deliver-webhook'`;
+
+/** How many of the deliveries a queued job will attempt. */
 async function jobsFor(deliveryIds: string[]): Promise<number> {
   if (deliveryIds.length === 0) return 0;
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'deliver-webhook' and data->>'deliveryId' in (${sql.join(deliveryIds)})`.execute(t.ctx.db);
+  const { rows } = await sql<{ n: number }>`select count(distinct delivery_id)::int as n from (${jobDeliveries}) q where delivery_id in (${sql.join(deliveryIds)})`.execute(t.ctx.db);
   return rows[0]!.n;
 }
 
@@ -83,7 +87,7 @@ describe('emitEvent', () => {
     expect(id).toMatch(/^evt_/);
     expect(await t.ctx.db.selectFrom('event_log').select('id').where('id', '=', id).execute()).toEqual([]);
     expect(await t.ctx.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', id).execute()).toEqual([]);
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pgboss.job where name = 'deliver-webhook' and data->>'deliveryId' not in (select id from webhook_deliveries)`.execute(t.ctx.db);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from (${jobDeliveries}) q where delivery_id not in (select id from webhook_deliveries)`.execute(t.ctx.db);
     expect(rows[0]!.n).toBe(0);
   });
 

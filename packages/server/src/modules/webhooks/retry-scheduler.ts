@@ -1,5 +1,5 @@
-import { QUEUE_NAMES } from '../../jobs/queue-names';
 import { sendInTransaction } from '../../jobs/send-in-transaction';
+import { deliveryJobs } from './enqueue-deliveries';
 import { queueDueDeliveries } from './webhook-deliveries.repository';
 import type { WebhookWorkerDeps } from './webhook-worker-deps';
 
@@ -21,7 +21,7 @@ export class RetryScheduler {
     for (;;) {
       const n = await this.deps.db.transaction().execute(async (trx) => {
         const ids = await queueDueDeliveries(trx, this.deps.clock(), BATCH);
-        await sendInTransaction(trx, ids.map((deliveryId) => ({ name: QUEUE_NAMES.deliverWebhook, data: { deliveryId } })));
+        await sendInTransaction(trx, deliveryJobs(ids));
         return ids.length;
       });
       total += n;

@@ -30,8 +30,8 @@ export async function insertQueuedDeliveries(db: Executor, scope: Scope, rows: r
     .execute();
 }
 
-/** The delivery with everything an attempt needs, or undefined when it, its endpoint or its event is gone. */
-export async function findDeliveryForAttempt(db: Executor, deliveryId: string) {
+/** The deliveries with everything an attempt needs; one whose endpoint or event is gone is not returned. */
+export async function findDeliveriesForAttempt(db: Executor, deliveryIds: readonly string[]) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
@@ -54,33 +54,52 @@ export async function findDeliveryForAttempt(db: Executor, deliveryId: string) {
       'ev.type as event_type',
       'ev.envelope',
     ])
-    .where('d.id', '=', deliveryId)
-    .executeTakeFirst();
+    .where('d.id', 'in', deliveryIds)
+    .execute();
 }
-export type DeliveryForAttempt = NonNullable<Awaited<ReturnType<typeof findDeliveryForAttempt>>>;
+export type DeliveryForAttempt = Awaited<ReturnType<typeof findDeliveriesForAttempt>>[number];
 
 /**
- * Takes one of the endpoint's `limit` concurrency slots for a queued delivery. The endpoint row lock makes
- * the count and the take one step across processes; a slot expires by itself if its holder dies.
+ * Takes free concurrency slots (each endpoint has `limit`) for queued deliveries, in the order given; answers
+ * the ids that got one. Locking the endpoints' rows (in id order, so two callers cannot deadlock) makes the
+ * count and the take one step across processes; a slot expires by itself if its holder dies. Call inside a
+ * transaction: one for any number of deliveries and endpoints.
  */
-export async function leaseSlot(db: Executor, d: { id: string; endpoint_id: string }, limit: number, leaseSeconds: number) {
-  const endpoint = await db.selectFrom('webhook_endpoints').select('id').where('id', '=', d.endpoint_id).forUpdate().executeTakeFirst();
-  if (!endpoint) return false;
-  const { held } = await db
+export async function leaseSlots(
+  db: Executor,
+  deliveries: ReadonlyArray<{ id: string; endpoint_id: string }>,
+  limit: number,
+  leaseSeconds: number,
+): Promise<string[]> {
+  const endpointIds = [...new Set(deliveries.map((d) => d.endpoint_id))].sort();
+  if (endpointIds.length === 0) return [];
+  // NO KEY UPDATE: it orders lessors among themselves without waiting for the transactions that are adding
+  // deliveries to these endpoints (their foreign keys hold KEY SHARE locks, which FOR UPDATE would queue behind).
+  const locked = await db.selectFrom('webhook_endpoints').select('id').where('id', 'in', endpointIds).orderBy('id').forNoKeyUpdate().execute();
+  const held = await db
     .selectFrom('webhook_deliveries')
-    .select(sql<number>`count(*)::int`.as('held'))
-    .where('endpoint_id', '=', d.endpoint_id)
+    .select(['endpoint_id', sql<number>`count(*)::int`.as('held')])
+    .where('endpoint_id', 'in', endpointIds)
     .where('leased_until', '>', sql<Date>`now()`)
-    .executeTakeFirstOrThrow();
-  if (held >= limit) return false;
+    .groupBy('endpoint_id')
+    .execute();
+  const free = new Map(locked.map((e) => [e.id, limit]));
+  for (const h of held) free.set(h.endpoint_id, limit - h.held);
+  const wanted = deliveries.filter((d) => {
+    const left = free.get(d.endpoint_id) ?? 0;
+    free.set(d.endpoint_id, left - 1);
+    return left > 0;
+  });
+  if (wanted.length === 0) return [];
   const taken = await db
     .updateTable('webhook_deliveries')
     .set({ leased_until: sql<Date>`now() + make_interval(secs => ${leaseSeconds})` })
-    .where('id', '=', d.id)
+    .where('id', 'in', wanted.map((d) => d.id))
     .where('state', '=', 'queued')
     .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', sql<Date>`now()`)]))
-    .executeTakeFirst();
-  return taken.numUpdatedRows > 0n;
+    .returning('id')
+    .execute();
+  return taken.map((r) => r.id);
 }
 
 export interface AttemptOutcome {
@@ -106,6 +125,52 @@ export async function finishAttempt(db: Executor, deliveryId: string, o: Attempt
     })
     .where('id', '=', deliveryId)
     .execute();
+}
+
+/** A successful attempt, as its log row and the delivery's new state record it. */
+export interface Success {
+  attemptId: string;
+  delivery: Pick<DeliveryForAttempt, 'id' | 'tenant_id' | 'livemode' | 'endpoint_id' | 'event_id' | 'event_type' | 'url'>;
+  attempt: number;
+  firstAttemptAt: Date;
+  statusCode: number;
+  latencyMs: number;
+  responseBody: string | null;
+  at: Date;
+}
+
+/**
+ * Records many successful attempts in one statement, as `recordOutcome` records one: the attempt logged,
+ * the delivery `succeeded` with its slot given back, and the endpoint's failure streak cleared (its row is
+ * written only when it has one, so successes do not queue behind each other on the endpoint's lock).
+ */
+export async function recordSuccesses(db: Executor, all: readonly Success[]): Promise<void> {
+  const col = <T>(f: (s: Success) => T) => all.map(f);
+  await sql`
+    with v as (
+      select * from unnest(
+        ${col((s) => s.attemptId)}::text[], ${col((s) => s.delivery.id)}::text[], ${col((s) => s.delivery.tenant_id)}::text[],
+        ${col((s) => s.delivery.livemode)}::boolean[], ${col((s) => s.delivery.endpoint_id)}::text[], ${col((s) => s.delivery.event_id)}::text[],
+        ${col((s) => s.delivery.event_type)}::text[], ${col((s) => s.attempt)}::int[], ${col((s) => s.delivery.url)}::text[],
+        ${col((s) => s.statusCode)}::int[], ${col((s) => s.latencyMs)}::int[], ${col((s) => s.responseBody)}::text[],
+        ${col((s) => s.firstAttemptAt)}::timestamptz[], ${col((s) => s.at)}::timestamptz[]
+      ) as v(attempt_id, delivery_id, tenant_id, livemode, endpoint_id, event_id, event_type, attempt, url, status_code, latency_ms,
+             response_body, first_attempt_at, at)
+    ),
+    attempts as (
+      insert into webhook_attempts (id, tenant_id, livemode, endpoint_id, delivery_id, event_id, event_type, attempt, url,
+                                    status_code, succeeded, latency_ms, response_body, error, next_attempt_at, created_at)
+      select attempt_id, tenant_id, livemode, endpoint_id, delivery_id, event_id, event_type, attempt, url,
+             status_code, true, latency_ms, response_body, null, null, at from v
+    ),
+    streaks as (
+      update webhook_endpoints set failing_since = null
+      where id in (select endpoint_id from v) and failing_since is not null
+    )
+    update webhook_deliveries d
+    set state = 'succeeded', attempt_count = v.attempt, first_attempt_at = v.first_attempt_at, next_attempt_at = null,
+        queued_at = null, leased_until = null, completed_at = now()
+    from v where d.id = v.delivery_id`.execute(db);
 }
 
 /** Ends every unfinished delivery of a disabled endpoint. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { HostResolver } from '../../core/outbound/url-policy';
 import type { SecretBox } from '../../core/secret-box';
 import type { Database } from '../../db/database';
+import type { WebhookAgents } from './webhook-agents';
 
 /** What the delivery job and the retry scheduler run on; tests replace the clock, randomness and DNS. */
 export interface WebhookWorkerDeps {
@@ -13,6 +14,8 @@ export interface WebhookWorkerDeps {
   /** In [0, 1): the retry jitter. */
   random: () => number;
   resolveHost: HostResolver;
+  /** Keep-alive connections to receivers, pinned to checked addresses. */
+  agents: WebhookAgents;
   timeoutMs: number;
   concurrencyPerEndpoint: number;
   /** How long a concurrency slot stays held if its holder dies mid-request. */

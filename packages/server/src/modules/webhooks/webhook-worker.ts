@@ -5,6 +5,7 @@ import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/queue';
 import { deliverWebhookJob } from './deliver-webhook.job';
 import { RetryScheduler } from './retry-scheduler';
+import { WebhookAgents } from './webhook-agents';
 import { DELIVERY_DEFAULTS, type WebhookWorkerDeps } from './webhook-worker-deps';
 
 /** The delivery side of webhooks: the deliver job (registered before the queue starts) and the retry scheduler. */
@@ -14,7 +15,7 @@ export class WebhookWorker {
 
   constructor(base: { db: Database; secrets: SecretBox; log: Logger } & Partial<WebhookWorkerDeps>) {
     const given = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as typeof base;
-    this.deps = { clock: () => new Date(), random: Math.random, resolveHost: systemResolver, ...DELIVERY_DEFAULTS, ...given };
+    this.deps = { clock: () => new Date(), random: Math.random, resolveHost: systemResolver, agents: new WebhookAgents(), ...DELIVERY_DEFAULTS, ...given };
     this.scheduler = new RetryScheduler(this.deps);
   }
 
@@ -27,7 +28,12 @@ export class WebhookWorker {
     this.scheduler.start();
   }
 
+  /** After the job queue stopped: no attempt runs any more, so kept connections can go. */
   async stop(): Promise<void> {
     await this.scheduler.stop();
+  }
+
+  closeConnections(): void {
+    this.deps.agents.destroy();
   }
 }

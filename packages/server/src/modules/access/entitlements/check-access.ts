@@ -4,11 +4,15 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
 import type { AccessResource } from '../resources';
+import { entitlementKey } from './entitlement-cache';
 import { chooseEntitlement, type ViewerPlace } from './entitlement-rules';
 import { findEntitlementsFor, type Subject } from './entitlements.repository';
 import { serializeEntitlement } from './entitlements.serializer';
 
-/** The entitlement that decides whether the subject may use the resource now, and if not, why. */
+/**
+ * The entitlement that decides whether the subject may use the resource now, and if not, why. Served from
+ * the entitlement cache when it lets the viewer in; a refusal is always read from the database.
+ */
 export async function decideAccess(
   deps: AccessDeps,
   scope: Scope,
@@ -17,7 +21,14 @@ export async function decideAccess(
   place: ViewerPlace,
   now: Date,
 ): Promise<{ row: EntitlementRow | null; reason: AccessDenialReason | null }> {
-  return chooseEntitlement(await findEntitlementsFor(deps.db, scope, subject, resource), now, place);
+  const key = entitlementKey(scope, subject, resource);
+  const cached = deps.entitlementCache.get(key);
+  if (cached) {
+    const decided = chooseEntitlement(cached, now, place);
+    if (decided.reason === null) return decided;
+  }
+  const rows = await deps.entitlementCache.read(key, () => findEntitlementsFor(deps.db, scope, subject, resource));
+  return chooseEntitlement(rows, now, place);
 }
 
 export async function checkAccess(

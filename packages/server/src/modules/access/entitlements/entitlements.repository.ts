@@ -117,12 +117,3 @@ export async function findDueExpiries(db: Executor, now: Date, limit = 500) {
     .limit(limit)
     .execute();
 }
-
-/** One more view used; under the entitlement's row lock. */
-export async function countView(db: Executor, scope: Scope, id: string): Promise<void> {
-  await scoped(db, scope)
-    .updateTable('entitlements')
-    .set((eb) => ({ views_used: eb('views_used', '+', 1) }))
-    .where('id', '=', id)
-    .execute();
-}

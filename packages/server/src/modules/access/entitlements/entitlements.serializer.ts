@@ -4,6 +4,7 @@ import type { EntitlementRow } from '../../../db/access.schema';
 import type { DB } from '../../../db/schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
+import { notifyEntitlementChanged } from './entitlement-cache';
 import { effectiveStatus } from './entitlement-rules';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -38,7 +39,7 @@ export type EntitlementEventType =
   | 'access.entitlement.expired'
   | 'access.entitlement.extended';
 
-/** Records an entitlement event in the transaction that made the change; returns the entitlement as shown. */
+/** Records an entitlement event in the transaction that made the change (and tells every process's cache); returns the entitlement as shown. */
 export async function emitEntitlementEvent(
   trx: Transaction<DB>,
   scope: Scope,
@@ -49,5 +50,7 @@ export async function emitEntitlementEvent(
 ): Promise<Entitlement> {
   const entitlement = serializeEntitlement(row, now);
   await emitEvent(trx, scope, { type, subject: row.id, object: entitlement, previousAttributes });
+  // Every change of an entitlement emits an event, so this is where every process hears of it.
+  await notifyEntitlementChanged(trx, row);
   return entitlement;
 }

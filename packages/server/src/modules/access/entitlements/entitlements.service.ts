@@ -50,10 +50,12 @@ async function act(
   change: (trx: Transaction<DB>, row: EntitlementRow, status: ReturnType<typeof effectiveStatus>, now: Date) => Promise<Entitlement | null>,
 ): Promise<Entitlement> {
   const now = deps.now();
-  return deps.db.transaction().execute(async (trx) => {
+  const entitlement = await deps.db.transaction().execute(async (trx) => {
     const row = await getRow(trx, scope, id, true);
     return (await change(trx, row, effectiveStatus(row, now), now)) ?? serializeEntitlement(row, now);
   });
+  deps.entitlementCache.changed(scope, entitlement);
+  return entitlement;
 }
 
 /** Revoking is final and allowed from every status; revoking again answers the revoked entitlement. */

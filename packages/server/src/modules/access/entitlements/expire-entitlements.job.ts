@@ -9,14 +9,15 @@ export const EXPIRE_ENTITLEMENTS_QUEUE = 'access-expire-entitlements';
 
 /** Records one entitlement's expiry if it is still due: safe to run twice, and a later `ends_at` makes it a no-op. */
 async function expireOne(deps: AccessDeps, scope: Scope, id: string, now: Date): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
+  const expired = await deps.db.transaction().execute(async (trx) => {
     const row = await repo.findEntitlement(trx, scope, id, { forUpdate: true });
-    if (!row || row.status !== 'active' || !row.ends_at || row.ends_at.getTime() > now.getTime()) return false;
+    if (!row || row.status !== 'active' || !row.ends_at || row.ends_at.getTime() > now.getTime()) return null;
     const updated = await repo.updateEntitlement(trx, scope, id, { status: 'expired' }, now);
     await endSessionsOf(trx, scope, id, 'entitlement_inactive', now);
-    await emitEntitlementEvent(trx, scope, 'access.entitlement.expired', updated, now, { status: 'active' });
-    return true;
+    return emitEntitlementEvent(trx, scope, 'access.entitlement.expired', updated, now, { status: 'active' });
   });
+  if (expired) deps.entitlementCache.changed(scope, expired);
+  return expired !== null;
 }
 
 /** Every active entitlement whose end has passed becomes `expired` with `access.entitlement.expired`. Returns how many. */

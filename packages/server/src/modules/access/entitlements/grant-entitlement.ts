@@ -44,7 +44,7 @@ export async function grantEntitlement(
   };
   await assertResourceExists(deps.db, scope, resource);
   try {
-    return await deps.db.transaction().execute(async (trx) => {
+    const granted = await deps.db.transaction().execute(async (trx) => {
       const inserted =
         endsAt && endsAt.getTime() <= now.getTime()
           ? undefined
@@ -84,6 +84,8 @@ export async function grantEntitlement(
       }
       return { created: false, entitlement: serializeEntitlement(existing, now) };
     });
+    deps.entitlementCache.changed(scope, granted.entitlement);
+    return granted;
   } catch (err) {
     if (isUniqueViolation(err, 'entitlements_external_id')) throw ApiError.of('external_id_taken', { param: 'external_id' });
     throw err;

@@ -3,24 +3,29 @@ import type { EntitlementRow } from '../../../db/access.schema';
 import type { DB } from '../../../db/schema';
 import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
-import { countView } from '../entitlements/entitlements.repository';
 import * as sessions from './sessions.repository';
 
 /**
  * The entitlement's limits for one new session, run while the caller holds the entitlement's row lock, so
  * opens racing for the last device, view or concurrent slot are decided one after another on every process.
  * Refusals throw before anything is written, so a refused open uses no view and no device slot. On success
- * the sessions the new one replaces are ended and the view is counted.
+ * it answers which sessions the new one replaces and whether it counts as a view; `insertSession` applies
+ * both with the insert.
  *
  * - The device's own active session is replaced (same `device_id` reopening) and costs no new view.
  * - `max_devices`: distinct devices that ever opened a session; a new one beyond it is refused.
  * - `max_views`: sessions opened in all.
  * - `max_concurrent_sessions`: other active sessions; `reject_new` refuses, `replace_oldest` ends the oldest.
  */
-export async function admitSession(trx: Transaction<DB>, scope: Scope, entitlement: EntitlementRow, deviceId: string, now: Date): Promise<void> {
+export async function admitSession(
+  trx: Transaction<DB>,
+  scope: Scope,
+  entitlement: EntitlementRow,
+  deviceId: string,
+  now: Date,
+): Promise<sessions.Admission> {
   const { max_devices, max_views, max_concurrent_sessions, concurrency_policy } = entitlement.limits;
-  await sessions.endLapsedSessionsOf(trx, scope, entitlement.id, now);
-  const active = await sessions.activeSessionsOf(trx, scope, entitlement.id);
+  const active = await sessions.settleActiveSessionsOf(trx, scope, entitlement.id, now);
   const own = active.filter((s) => s.device_id === deviceId);
   const others = active.filter((s) => s.device_id !== deviceId);
 
@@ -50,6 +55,5 @@ export async function admitSession(trx: Transaction<DB>, scope: Scope, entitleme
     }
     replaced.push(...others.slice(0, others.length - max_concurrent_sessions + 1).map((s) => s.id));
   }
-  for (const id of replaced) await sessions.endSession(trx, scope, id, 'replaced_by_newer_session', now);
-  if (countsAsView) await countView(trx, scope, entitlement.id);
+  return { replaced, countsAsView };
 }

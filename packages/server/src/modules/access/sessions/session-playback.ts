@@ -6,7 +6,7 @@ import type { Scope } from '../../../core/scope';
 import '../../streams/assets/asset-playback-owner';
 import { ownerOf } from '../../streams/playback-ids/playback-owners';
 import { listPlaybackIdRefs } from '../../streams/playback-ids/playback-ids.repository';
-import { createPlaybackLink } from '../../streams/playback-ids/playback-ids.service';
+import { linkForPlayable } from '../../streams/playback-ids/playback-ids.service';
 import { signPlaybackToken } from '../../streams/playback-ids/playback-tokens';
 import type { AccessDeps } from '../access-deps';
 import type { AccessResource } from '../resources';
@@ -34,15 +34,20 @@ export const sessionTimes = (now: Date) => {
  * `409 asset_not_ready`, `409 no_playback_id`; a signed playback id is preferred over a public one.
  */
 export async function openPlayback(deps: AccessDeps, scope: Scope, resource: AccessResource, linkExpiresAt: Date): Promise<SessionPlayback> {
-  await ownerOf(resource.id).assertPlayable(deps.db, scope, resource.id);
-  const refs = (await listPlaybackIdRefs(deps.db, scope, [resource.id])).get(resource.id) ?? [];
-  const chosen = refs.find((r) => r.policy === 'signed') ?? refs[0];
+  // Both reads at once; the resource's own refusal (404, not playable) comes first.
+  const [playable, refs] = await Promise.allSettled([
+    ownerOf(resource.id).assertPlayable(deps.db, scope, resource.id),
+    listPlaybackIdRefs(deps.db, scope, [resource.id]).then((m) => m.get(resource.id) ?? []),
+  ]);
+  if (playable.status === 'rejected') throw playable.reason;
+  if (refs.status === 'rejected') throw refs.reason;
+  const chosen = refs.value.find((r) => r.policy === 'signed') ?? refs.value[0];
   if (!chosen) throw ApiError.of('no_playback_id', { message: `${resource.id} has no playback id yet.` });
-  const link = await createPlaybackLink(deps, scope, chosen.id, linkExpiresAt);
+  const link = await linkForPlayable(deps, scope, chosen, playable.value, linkExpiresAt);
   return {
     playbackId: chosen.id,
     policy: chosen.policy,
-    provider: link.playable.provider,
+    provider: playable.value.provider,
     url: link.url,
     tokenExpiresAt: link.expires_at ? new Date(link.expires_at) : null,
   };

@@ -1,13 +1,49 @@
 import type { SessionEndReason } from '@svc/contract';
-import type { Insertable } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type { DB } from '../../../db/schema';
 import type { Executor } from '../../../db/database';
 import type { AccessSessionRow, AccessSessionsTable } from '../../../db/access.schema';
 import { scoped, type Scope } from '../../../core/scope';
 
 export type NewAccessSession = Omit<Insertable<AccessSessionsTable>, 'tenant_id' | 'livemode'>;
 
-export async function insertSession(db: Executor, scope: Scope, row: NewAccessSession): Promise<AccessSessionRow> {
-  return scoped(db, scope).insertInto('access_sessions', row).returningAll().executeTakeFirstOrThrow();
+/** What opening a session does besides inserting it, decided by `admitSession` under the entitlement's lock. */
+export interface Admission {
+  /** Sessions the new one replaces: the device's own, and the oldest under `replace_oldest`. */
+  replaced: string[];
+  /** Whether the session uses one of the entitlement's views (`views_used`). */
+  countsAsView: boolean;
+}
+
+/**
+ * Inserts an admitted session and, in the same statement, ends the sessions it replaces and counts its view:
+ * one round trip while the entitlement's row lock is held.
+ */
+export async function insertSession(db: Executor, scope: Scope, row: NewAccessSession, admission: Admission, now: Date): Promise<AccessSessionRow> {
+  const inScope = { tenant_id: scope.tenantId, livemode: scope.livemode };
+  const q = (db as Kysely<DB>)
+    .with('replaced', (w) =>
+      w
+        .updateTable('access_sessions')
+        .set({ state: 'ended', ended_reason: 'replaced_by_newer_session', ended_at: now })
+        .where('tenant_id', '=', scope.tenantId)
+        .where('livemode', '=', scope.livemode)
+        // `in ()` is not SQL: an id no session has stands in for none.
+        .where('id', 'in', admission.replaced.length > 0 ? admission.replaced : [''])
+        .where('state', '=', 'active')
+        .returning('id'),
+    )
+    .with('viewed', (w) =>
+      w
+        .updateTable('entitlements')
+        .set((eb) => ({ views_used: eb('views_used', '+', 1) }))
+        .where('tenant_id', '=', scope.tenantId)
+        .where('livemode', '=', scope.livemode)
+        .where('id', '=', row.entitlement_id)
+        .where(sql<boolean>`${admission.countsAsView}`)
+        .returning('id'),
+    );
+  return q.insertInto('access_sessions').values({ ...row, ...inScope }).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findSession(db: Executor, scope: Scope, id: string): Promise<AccessSessionRow | undefined> {
@@ -37,6 +73,43 @@ export async function extendSession(db: Executor, scope: Scope, id: string, now:
     .executeTakeFirst();
 }
 
+/** One heartbeat of a batch: which session, as of when, and whose it must be (`null`: anyone's in the scope). */
+export interface HeartbeatWrite {
+  scope: Scope;
+  id: string;
+  now: Date;
+  expiresAt: Date;
+  customer: string | null;
+  contactHash: string | null;
+}
+
+/**
+ * Many heartbeats' writes in one statement. A session moves on only if it is the caller's, still active, not
+ * lapsed, and its entitlement still holds (status and end read from its row now), so the database decides
+ * every heartbeat exactly as the one-at-a-time path would. Answers the updated row per write, or `undefined`
+ * for a write that changed nothing (ended, lapsed, not found, someone else's, or the same session twice in
+ * the batch: only one of those is applied, the others go the slow way).
+ */
+export async function extendSessions(db: Executor, writes: readonly HeartbeatWrite[]): Promise<Array<AccessSessionRow | undefined>> {
+  const { rows } = await sql<AccessSessionRow & { item: string }>`
+    update access_sessions s
+    set last_heartbeat_at = v.now, expires_at = v.expires_at
+    from unnest(
+      ${writes.map((w) => w.id)}::text[], ${writes.map((w) => w.scope.tenantId)}::text[], ${writes.map((w) => w.scope.livemode)}::boolean[],
+      ${writes.map((w) => w.now)}::timestamptz[], ${writes.map((w) => w.expiresAt)}::timestamptz[],
+      ${writes.map((w) => w.customer)}::text[], ${writes.map((w) => w.contactHash)}::text[]
+    ) with ordinality as v(id, tenant_id, livemode, now, expires_at, customer, contact_hash, item),
+    entitlements e
+    where s.id = v.id and s.tenant_id = v.tenant_id and s.livemode = v.livemode
+      and s.state = 'active' and s.expires_at > v.now
+      and (v.customer is null or s.customer = v.customer)
+      and (v.contact_hash is null or s.contact_hash = v.contact_hash)
+      and e.id = s.entitlement_id and e.status = 'active' and (e.ends_at is null or e.ends_at > v.now)
+    returning s.*, v.item`.execute(db);
+  const byItem = new Map(rows.map(({ item, ...row }) => [Number(item) - 1, row as AccessSessionRow]));
+  return writes.map((_, i) => byItem.get(i));
+}
+
 /** Ends one session if it is still active; `undefined` when something else ended it first. */
 export async function endSession(db: Executor, scope: Scope, id: string, reason: SessionEndReason, at: Date) {
   return scoped(db, scope)
@@ -59,24 +132,31 @@ export async function endSessionsOf(db: Executor, scope: Scope, entitlementId: s
   return Number(result.numUpdatedRows);
 }
 
-/** Ends the entitlement's sessions whose heartbeats stopped, as of their lapse; run under the entitlement's lock. */
-export async function endLapsedSessionsOf(db: Executor, scope: Scope, entitlementId: string, now: Date) {
-  await scoped(db, scope)
-    .updateTable('access_sessions')
-    .set((eb) => ({ state: 'ended', ended_reason: 'missed_heartbeats', ended_at: eb.ref('expires_at') }))
-    .where('entitlement_id', '=', entitlementId)
-    .where('state', '=', 'active')
-    .where('expires_at', '<=', now)
-    .execute();
-}
-
-/** The entitlement's active sessions, oldest first. */
-export async function activeSessionsOf(db: Executor, scope: Scope, entitlementId: string) {
-  return scoped(db, scope)
+/**
+ * The entitlement's active sessions, oldest first, after ending (in the same statement) those whose
+ * heartbeats stopped, as of their lapse. Run under the entitlement's lock.
+ */
+export async function settleActiveSessionsOf(db: Executor, scope: Scope, entitlementId: string, now: Date) {
+  return (db as Kysely<DB>)
+    .with('lapsed', (w) =>
+      w
+        .updateTable('access_sessions')
+        .set((eb) => ({ state: 'ended', ended_reason: 'missed_heartbeats', ended_at: eb.ref('expires_at') }))
+        .where('tenant_id', '=', scope.tenantId)
+        .where('livemode', '=', scope.livemode)
+        .where('entitlement_id', '=', entitlementId)
+        .where('state', '=', 'active')
+        .where('expires_at', '<=', now)
+        .returning('id'),
+    )
     .selectFrom('access_sessions')
     .select(['id', 'device_id', 'created_at'])
+    .where('tenant_id', '=', scope.tenantId)
+    .where('livemode', '=', scope.livemode)
     .where('entitlement_id', '=', entitlementId)
     .where('state', '=', 'active')
+    // The statement sees the rows as they were before `lapsed` ended some: those are left out here.
+    .where('expires_at', '>', now)
     .orderBy('created_at')
     .orderBy('id')
     .execute();

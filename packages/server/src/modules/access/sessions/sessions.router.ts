@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
 import { keyPrincipal } from '../../../core/principal';
 import { accessDeps } from '../access-deps';
+import { heartbeatSession } from './heartbeat-session';
 import { sessionCaller } from './session-caller';
 import * as sessions from './sessions.service';
 
@@ -22,7 +23,7 @@ export const accessSessionsRouter = (ctx: AppContext) => {
     createPlaybackToken: open,
     heartbeat: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await sessions.heartbeatSession(deps, keyPrincipal(req).scope, callerOf(req), params.id, body) },
+      body: { data: await heartbeatSession(deps, keyPrincipal(req).scope, callerOf(req), params.id, body) },
     }),
     end: async ({ params, query, req }) => ({
       status: 200,

@@ -74,12 +74,21 @@ export async function createPlaybackLink(
   if (!row) throw ApiError.notFound('playback id', playbackId);
   const resource = (row.live_stream_id ?? row.asset_id)!;
   const playable = await ownerOf(resource).assertPlayable(deps.db, scope, resource);
+  return { ...(await linkForPlayable(deps, scope, row, playable, expiresAt)), playable };
+}
+
+/**
+ * The link for a playback id of a resource the caller has just found playable (`assertPlayable`), so a
+ * session open looks neither up twice.
+ */
+export async function linkForPlayable(
+  deps: StreamsDeps,
+  scope: Scope,
+  playbackId: Pick<PlaybackIdRow, 'id' | 'policy'>,
+  playable: Playable,
+  expiresAt: Date,
+): Promise<PlaybackLink> {
   const network = deps.videoNetworks.byProvider(playable.provider);
-  const token = row.policy === 'signed' ? await signPlaybackToken(deps, scope, playable.provider, row.id, expiresAt) : null;
-  return {
-    url: network.playbackUrl({ playbackId: row.id, token }),
-    token,
-    expires_at: token ? expiresAt.toISOString() : null,
-    playable,
-  };
+  const token = playbackId.policy === 'signed' ? await signPlaybackToken(deps, scope, playable.provider, playbackId.id, expiresAt) : null;
+  return { url: network.playbackUrl({ playbackId: playbackId.id, token }), token, expires_at: token ? expiresAt.toISOString() : null };
 }

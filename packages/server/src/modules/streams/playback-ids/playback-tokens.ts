@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Executor } from '../../../db/database';
-import type { PlaybackIdRow } from '../../../db/streams-live.schema';
+import type { PlaybackIdRow, PlaybackSigningKeyRow } from '../../../db/streams-live.schema';
 import { isUniqueViolation } from '../../../core/db-errors';
 import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
@@ -32,17 +32,31 @@ const privateKeyContext = (keyId: string) => `${keyId}:private_key`;
 const parsedPrivate = new Map<string, KeyObject>();
 const parsedPublic = new Map<string, KeyObject>();
 
+// Nothing revokes or replaces a system key once made, so each process keeps the one per scope and network.
+const systemKeys = new Map<string, PlaybackSigningKeyRow>();
+const MAX_CACHED = 10_000;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  // Maps iterate in insertion order: drop the oldest entry.
+  if (map.size >= MAX_CACHED) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
+}
+
 /**
  * The service's own signing key for the scope and network, made on first use. Two requests racing to make it
  * meet at the unique index; the loser reads the winner's key.
  */
-async function systemKey(deps: StreamsDeps, scope: Scope, provider: string) {
+async function systemKey(deps: StreamsDeps, scope: Scope, provider: string): Promise<PlaybackSigningKeyRow> {
+  const cacheKey = `${scope.tenantId}:${scope.livemode}:${provider}`;
+  const known = systemKeys.get(cacheKey);
+  if (known) return known;
   const existing = await keys.findActiveSystemKey(deps.db, scope, provider);
-  if (existing) return existing;
+  if (existing) return remember(systemKeys, cacheKey, existing);
   const pair = await callNetwork(() => deps.videoNetworks.byProvider(provider).createSigningKey());
   const id = newId('signing_key');
   try {
-    return await keys.insertSigningKey(deps.db, scope, {
+    const made = await keys.insertSigningKey(deps.db, scope, {
       id,
       kind: 'system',
       provider,
@@ -52,11 +66,19 @@ async function systemKey(deps: StreamsDeps, scope: Scope, provider: string) {
       private_key_sealed: deps.secrets.encrypt(pair.privateKeyPem, privateKeyContext(id)),
       created_at: deps.now(),
     });
+    return remember(systemKeys, cacheKey, made);
   } catch (err) {
     if (!isUniqueViolation(err, 'playback_signing_keys_one_system')) throw err;
     return (await keys.findActiveSystemKey(deps.db, scope, provider))!;
   }
 }
+
+/**
+ * The last token made per key and playback id. RS256 (PKCS#1 v1.5) signatures are deterministic and the
+ * claims are whole seconds, so every link for one playback id within the same second is the same token:
+ * 3,000 viewers of one stream heartbeating each second cost one signature a second, not 3,000.
+ */
+const lastTokens = new Map<string, { iat: number; exp: number; token: string }>();
 
 /** An RS256 playback token for `playbackId`: header `kid`, claims `sub` = playback id, `aud` = `v`, `iat`, `exp`. */
 export async function signPlaybackToken(
@@ -67,18 +89,26 @@ export async function signPlaybackToken(
   expiresAt: Date,
 ): Promise<string> {
   const key = await systemKey(deps, scope, provider);
+  const iat = Math.floor(deps.now().getTime() / 1000);
+  const exp = Math.floor(expiresAt.getTime() / 1000);
+  const memoKey = `${key.id}:${playbackId}`;
+  const last = lastTokens.get(memoKey);
+  if (last && last.iat === iat && last.exp === exp) return last.token;
   let privateKey = parsedPrivate.get(key.id);
   if (!privateKey) {
     privateKey = createPrivateKey(deps.secrets.decrypt(key.private_key_sealed!, privateKeyContext(key.id)));
     parsedPrivate.set(key.id, privateKey);
   }
-  return new SignJWT({})
+  const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'RS256', kid: key.id, typ: 'JWT' })
     .setSubject(playbackId)
     .setAudience(PLAYBACK_AUDIENCE)
-    .setIssuedAt(Math.floor(deps.now().getTime() / 1000))
-    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
     .sign(privateKey);
+  lastTokens.delete(memoKey);
+  remember(lastTokens, memoKey, { iat, exp, token });
+  return token;
 }
 
 /**

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Load } from '../measure';
+import { seedHistory } from './history';
+import { customerTokens, liveStream, openSessions, viewers } from './seed';
+import { auth, ratio, type Context, type Scenario } from './types';
+
+const VIEWERS = 1000;
+
+/** Heartbeats round-robin over the open sessions, each with its own credentials and, optionally, a fresh Idempotency-Key. */
+function heartbeats(ids: string[], headersOf: (i: number) => Record<string, string>, keyed: boolean): Load['request'] {
+  let n = 0;
+  return () => {
+    const i = n++ % ids.length;
+    const headers = keyed ? { ...headersOf(i), 'idempotency-key': randomUUID() } : headersOf(i);
+    return { method: 'POST', path: `/v1/access/sessions/${ids[i]}/heartbeat`, headers, body: '{}' };
+  };
+}
+
+/**
+ * A live show: 1,000 viewers of one stream, each with an entitlement and an open session, heartbeating from
+ * the tenant's server (secret key; with and without Idempotency-Key) and from browsers (publishable key and
+ * customer token, with the key the browser SDK sends on every POST). Then the same after a million ended
+ * sessions of other viewers were stored, to show the cost does not grow with history.
+ */
+export const heartbeat: Scenario = {
+  name: 'heartbeat',
+  run: async (ctx: Context, measure) => {
+    const stream = await liveStream(ctx);
+    const customers = await viewers(ctx, 'hb', VIEWERS, stream.id);
+    const ids = await openSessions(ctx, stream.id, customers);
+    const tokens = await customerTokens(ctx, customers);
+    const server = () => auth(ctx);
+    const browser = (i: number) => ({ 'svc-publishable-key': ctx.publishableKey, authorization: `Bearer ${tokens[i]}` });
+
+    const keyed = await measure(heartbeats(ids, server, true));
+    const fromBrowser = await measure(heartbeats(ids, browser, true));
+    // The two runs compared for history go back to back, so little else changes between them.
+    const plain = await measure(heartbeats(ids, server, false));
+    await seedHistory(ctx, stream, ctx.bigHistory);
+    const big = await measure(heartbeats(ids, server, false));
+    const drift = (big.requestsPerSecond - plain.requestsPerSecond) / plain.requestsPerSecond;
+    const stored = ctx.bigHistory.toLocaleString('en');
+    return {
+      results: [
+        { name: 'heartbeat (1,000 sessions)', result: plain, target: ratio(1.0, 30) },
+        { name: 'heartbeat, Idempotency-Key', result: keyed, target: ratio(1.0, 30) },
+        { name: 'heartbeat, browser (token + key)', result: fromBrowser, target: ratio(1.0, 30) },
+        {
+          name: `heartbeat (+${stored} stored)`,
+          result: big,
+          target: { label: 'within 15 % of 1,000', met: (r) => Math.abs(drift) <= 0.15 && r.errors === 0 && r.non2xx === 0 },
+        },
+      ],
+      notes: [`Heartbeats with ${stored} stored sessions: ${(drift * 100).toFixed(1)} % against 1,000.`],
+    };
+  },
+};

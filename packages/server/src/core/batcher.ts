@@ -1,0 +1,69 @@
+/**
+ * Group commit for hot writes: calls made while a flush is running wait and go out together as the next
+ * one, so N concurrent requests cost one statement instead of N, and a lone request still goes out at
+ * once (no timer, no added delay when idle). Each caller gets its own item's result; a failed flush
+ * rejects every caller in it.
+ *
+ * `flush` receives the items in arrival order and returns one result per item, in the same order.
+ */
+export class Batcher<I, O> {
+  private queue: Array<{ item: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
+  private running = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly flush: (items: I[]) => Promise<O[]>,
+    private readonly options: { maxItems?: number; maxConcurrent?: number } = {},
+  ) {}
+
+  add(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.queue.length === 0 || this.running >= (this.options.maxConcurrent ?? 2)) return;
+    this.scheduled = true;
+    // After the current I/O phase, so requests parsed in the same turn of the event loop share the flush.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    if (this.running >= (this.options.maxConcurrent ?? 2) || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.options.maxItems ?? 500);
+    this.running += 1;
+    try {
+      const results = await this.flush(batch.map((b) => b.item));
+      batch.forEach((b, i) => b.resolve(results[i]!));
+    } catch (err) {
+      for (const b of batch) b.reject(err);
+    } finally {
+      this.running -= 1;
+      this.schedule();
+    }
+  }
+}
+
+const DEADLOCK = '40P01';
+
+/**
+ * A flush whose rows two batches may lock in different orders: when PostgreSQL breaks a deadlock by aborting
+ * this one, its items are written again one at a time, so a caller never sees the deadlock.
+ */
+export const aloneOnDeadlock =
+  <I, O>(flush: (items: I[]) => Promise<O[]>) =>
+  async (items: I[]): Promise<O[]> => {
+    try {
+      return await flush(items);
+    } catch (err) {
+      if ((err as { code?: string }).code !== DEADLOCK || items.length === 1) throw err;
+      const out: O[] = [];
+      for (const item of items) out.push(...(await flush([item])));
+      return out;
+    }
+  };
