@@ -56,7 +56,13 @@ export class EntitlementCache {
   async read(key: string, load: () => Promise<EntitlementRow[]>): Promise<EntitlementRow[]> {
     const token = Symbol(key);
     this.reading.set(key, token);
-    const rows = await load();
+    let rows: EntitlementRow[];
+    try {
+      rows = await load();
+    } catch (err) {
+      if (this.reading.get(key) === token) this.reading.delete(key);
+      throw err;
+    }
     if (this.reading.get(key) === token) {
       this.reading.delete(key);
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
