@@ -79,6 +79,7 @@ async function main() {
   // Request logs (pino at `info`) would be measured too; production sets its own level.
   const svc = await start(
     process.execPath,
+    // As `pnpm start` runs it (packages/server/package.json).
     [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), 'dist/main.js'],
     {
       DATABASE_URL: database.url,
@@ -89,7 +90,6 @@ async function main() {
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
       // The figures measure the server, not the limiter.
       SVC_RATE_LIMIT_PUBLIC: '1000000',
-      NODE_OPTIONS: process.env.SVC_NODE_OPTIONS ?? '',
     },
     join(ROOT, 'packages/server'),
     `http://127.0.0.1:${port}`,
