@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { CredentialCache } from '../src/core/auth/credential-cache';
@@ -80,3 +81,21 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/**
+ * One test server for the whole file: created before its tests, closed after them. What it returns reads
+ * through to that server, so a file can declare it once at the top.
+ */
+export function useTestServer(env: Record<string, string> = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await createTestServer(env);
+  });
+  afterAll(() => server?.close());
+  return new Proxy({} as TestServer, {
+    get: (_target, prop) => {
+      if (!server) throw new Error('the test server is used before beforeAll ran');
+      return Reflect.get(server, prop);
+    },
+  });
+}

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Response } from 'supertest';
-import { expect } from 'vitest';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { afterEach, expect } from 'vitest';
+import { bearer, createTestServer, type TestServer, useTestServer } from '../harness';
 
 export type Tenant = Awaited<ReturnType<TestServer['tenant']>>;
 
@@ -95,7 +95,21 @@ export async function grant(t: TestServer, secretKey: string, body: Record<strin
 }
 
 /** Test servers here answer many requests a second from one client. */
-export const createAccessTestServer = () => createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
+const ACCESS_ENV = { SVC_RATE_LIMIT_PUBLIC: '100000' };
+export const createAccessTestServer = () => createTestServer(ACCESS_ENV);
+
+/** The file's test server, with the clock put back after every test. */
+export function useAccessTestServer(): TestServer {
+  const t = useTestServer(ACCESS_ENV);
+  afterEach(() => {
+    t.ctx.clock = undefined;
+  });
+  return t;
+}
+
+/** `POST /v1/access/entitlements` with a fresh Idempotency-Key (or the one given, or none with `null`). */
+export const postEntitlement = (t: TestServer, sk: string, body: object, key: string | null = randomUUID()) =>
+  server(t, sk).post('/v1/access/entitlements', body, key ? { 'Idempotency-Key': key } : {});
 
 /** A tenant whose keys are not rate-limited within a test's bursts. */
 export async function tenant(t: TestServer, products?: Parameters<TestServer['tenant']>[1]): Promise<Tenant> {

@@ -1,14 +1,14 @@
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { CredentialCache } from '../../src/core/auth/credential-cache';
 import { CustomerTokenKeyCache } from '../../src/core/auth/customer-token-keys';
 import { NotificationListener } from '../../src/core/notify';
-import { bearer, type TestServer } from '../harness';
+import { bearer } from '../harness';
 import {
   browser,
-  createAccessTestServer,
+  useAccessTestServer,
   createTokenKey,
   expectError,
   expectStatus,
@@ -20,11 +20,7 @@ import {
   viewerSetup,
 } from './access-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createAccessTestServer();
-});
-afterAll(() => t.close());
+const t = useAccessTestServer();
 
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
 

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accessDeps } from '../../src/modules/access/access-deps';
 import { expireDueEntitlements } from '../../src/modules/access/entitlements/expire-entitlements.job';
-import type { TestServer } from '../harness';
 import {
   advance,
-  createAccessTestServer,
+  postEntitlement,
+  useAccessTestServer,
   createStream,
   eventsOf,
   expectError,
@@ -18,18 +17,10 @@ import {
   type Tenant,
 } from './access-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createAccessTestServer();
-});
-afterAll(() => t.close());
-afterEach(() => {
-  t.ctx.clock = undefined;
-});
+const t = useAccessTestServer();
 
 const HASH = 'a'.repeat(64);
-const post = (sk: string, body: object, key: string | null = randomUUID()) =>
-  server(t, sk).post('/v1/access/entitlements', body, key ? { 'Idempotency-Key': key } : {});
+const post = (sk: string, body: object, key?: string | null) => postEntitlement(t, sk, body, key);
 const check = (sk: string, body: object) => server(t, sk).post('/v1/access/check', body);
 
 async function setup() {

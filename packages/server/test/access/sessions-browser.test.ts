@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../harness';
+import { describe, expect, it } from 'vitest';
 import {
   browser,
-  createAccessTestServer,
+  useAccessTestServer,
   entitled,
   expectError,
   expectStatus,
@@ -12,14 +11,7 @@ import {
   signToken,
 } from './access-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createAccessTestServer();
-});
-afterAll(() => t.close());
-afterEach(() => {
-  t.ctx.clock = undefined;
-});
+const t = useAccessTestServer();
 
 describe('browsers (publishable key and customer token)', () => {
   it('opens for the token\'s sub, with the domain from Origin and the country from ctry', async () => {

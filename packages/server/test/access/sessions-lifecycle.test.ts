@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accessDeps } from '../../src/modules/access/access-deps';
 import { expireDueEntitlements } from '../../src/modules/access/entitlements/expire-entitlements.job';
 import { endMissedHeartbeats } from '../../src/modules/access/sessions/end-missed-heartbeats.job';
-import type { TestServer } from '../harness';
 import {
   advance,
   browser,
-  createAccessTestServer,
+  useAccessTestServer,
   entitled,
   expectError,
   expectStatus,
@@ -17,14 +16,7 @@ import {
   signToken,
 } from './access-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createAccessTestServer();
-});
-afterAll(() => t.close());
-afterEach(() => {
-  t.ctx.clock = undefined;
-});
+const t = useAccessTestServer();
 
 const freeze = () => setClock(t, new Date(Math.floor(Date.now() / 1000) * 1000));
 

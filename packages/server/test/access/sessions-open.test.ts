@@ -1,10 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../harness';
+import { describe, expect, it } from 'vitest';
 import {
   activeSessions,
   advance,
   browser,
-  createAccessTestServer,
+  useAccessTestServer,
   createStream,
   entitled,
   expectError,
@@ -17,14 +16,7 @@ import {
   viewerSetup,
 } from './access-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createAccessTestServer();
-});
-afterAll(() => t.close());
-afterEach(() => {
-  t.ctx.clock = undefined;
-});
+const t = useAccessTestServer();
 
 const pathOf = (url: string) => {
   const u = new URL(url);

@@ -3,7 +3,6 @@ import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulat
 import { VideoNetworkRejection, type AssetFromUrlInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
 import { createTestServer, type TestServer } from '../harness';
 import {
-  busyTenant,
   client,
   createAsset,
   eventsOf,
@@ -13,6 +12,7 @@ import {
   typesOf,
   VIDEO_URL,
   type Keys,
+  mediaTenant,
 } from './media-fixtures';
 
 let t: TestServer;
@@ -22,10 +22,7 @@ let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
   t = await createTestServer();
-  const created = await busyTenant(t, 'Assets');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Assets'));
 });
 afterAll(() => t.close());
 

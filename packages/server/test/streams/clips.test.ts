@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { createTestServer, type TestServer } from '../harness';
 import {
-  busyTenant,
   client,
   createAsset,
   eventsOf,
@@ -12,6 +11,7 @@ import {
   readyAsset,
   typesOf,
   type Keys,
+  mediaTenant,
 } from './media-fixtures';
 
 let t: TestServer;
@@ -21,10 +21,7 @@ let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
   t = await createTestServer();
-  const created = await busyTenant(t, 'Clips');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Clips'));
 });
 afterAll(() => t.close());
 

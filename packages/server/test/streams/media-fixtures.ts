@@ -16,6 +16,12 @@ export type Keys = Awaited<ReturnType<TestServer['tenant']>>['keys'];
 export const busyTenant = (t: TestServer, name: string) =>
   createTenant(t.ctx.db, { name, rate_limits: { secret: 100_000, publishable: 100_000 } });
 
+/** A busy tenant and what the tests use of it: its keys, its id and a client on its test secret key. */
+export async function mediaTenant(t: TestServer, name: string) {
+  const { keys, tenant } = await busyTenant(t, name);
+  return { keys, tenantId: tenant.id, api: client(t, keys.test.secret) };
+}
+
 /** Requests with one key, in the shape every test here uses. */
 export function client(t: TestServer, key: string) {
   const auth = bearer(key);

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamsMediaJobs } from '../../src/modules/streams/assets/media-jobs';
 import { createTestServer, type TestServer } from '../harness';
 import {
-  busyTenant,
   client,
   createAsset,
   createLiveStream,
@@ -11,6 +10,7 @@ import {
   simulateStream,
   typesOf,
   type Keys,
+  mediaTenant,
 } from './media-fixtures';
 
 // The real queue: pg-boss workers run the delayed jobs, as in production.
@@ -23,10 +23,7 @@ beforeAll(async () => {
   t = await createTestServer({ SVC_SIMULATED_ASSET_DELAY_MS: '300', SVC_CLIP_SETTLE_SECONDS: '0' });
   for (const job of streamsMediaJobs(t.ctx)) t.ctx.jobs.register({ ...job, work: { pollingIntervalSeconds: 0.5 } });
   await t.ctx.jobs.start();
-  const created = await busyTenant(t, 'Jobs');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Jobs'));
 });
 afterAll(() => t.close());
 

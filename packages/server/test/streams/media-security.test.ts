@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../harness';
 import {
-  busyTenant,
   client,
   createLiveStream,
   eventsOf,
@@ -13,6 +12,7 @@ import {
   simulateStream,
   takeClipTries,
   type Keys,
+  mediaTenant,
 } from './media-fixtures';
 
 let t: TestServer;
@@ -27,10 +27,7 @@ let streamKey: string;
 beforeAll(async () => {
   // Refused requests draw from the client IP's bucket; this file sends many on purpose.
   t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
-  const created = await busyTenant(t, 'Owner');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Owner'));
   const clock = manualClock(t);
 
   const asset = await readyAsset(t, keys.test.secret, 60, { metadata: { k: 'v' } });

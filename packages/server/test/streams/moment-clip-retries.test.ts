@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { createTestServer, type TestServer } from '../harness';
 import {
-  busyTenant,
   client,
   createLiveStream,
   eventsOf,
@@ -13,6 +12,7 @@ import {
   simulateStream,
   takeClipTries,
   type Keys,
+  mediaTenant,
 } from './media-fixtures';
 
 let t: TestServer;
@@ -23,10 +23,7 @@ let clock: ReturnType<typeof manualClock>;
 
 beforeAll(async () => {
   t = await createTestServer();
-  const created = await busyTenant(t, 'Retries');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Retries'));
 });
 afterAll(() => t.close());
 beforeEach(async () => {

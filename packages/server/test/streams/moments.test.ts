@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../harness';
 import {
-  busyTenant,
   client,
   createAsset,
   createLiveStream,
@@ -14,6 +13,7 @@ import {
   simulateStream,
   takeClipTries,
   type Keys,
+  mediaTenant,
 } from './media-fixtures';
 
 const SETTLE = 10;
@@ -26,10 +26,7 @@ let clock: ReturnType<typeof manualClock>;
 
 beforeAll(async () => {
   t = await createTestServer();
-  const created = await busyTenant(t, 'Moments');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Moments'));
 });
 afterAll(() => t.close());
 beforeEach(async () => {

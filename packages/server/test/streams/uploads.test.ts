@@ -6,7 +6,7 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createTestServer, type TestServer } from '../harness';
-import { busyTenant, client, eventsOf, expectError, expectStatus, typesOf, type Keys } from './media-fixtures';
+import { client, eventsOf, expectError, expectStatus, typesOf, type Keys, mediaTenant } from './media-fixtures';
 
 const MAX_BYTES = 1000;
 
@@ -17,10 +17,7 @@ let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
   t = await createTestServer({ SVC_SIMULATED_UPLOAD_MAX_BYTES: String(MAX_BYTES) });
-  const created = await busyTenant(t, 'Uploads');
-  keys = created.keys;
-  tenantId = created.tenant.id;
-  api = client(t, keys.test.secret);
+  ({ keys, tenantId, api } = await mediaTenant(t, 'Uploads'));
 });
 afterAll(() => t.close());
 
