@@ -1,25 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Config } from './config';
 import { ApiError } from './core/errors';
 import { newId } from './core/ids';
 import { createApp } from './app';
-import { CredentialCache } from './core/auth/credential-cache';
-import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
-import { accessDeps } from './modules/access/access-deps';
-import { EntitlementCache } from './modules/access/entitlements/entitlement-cache';
-import { accessJobs } from './modules/access/access-jobs';
+import { createContext, type ServerConfig } from './context';
 import type { AppContext } from './core/context';
-import { NotificationListener } from './core/notify';
-import { RateLimits } from './core/rate-limit';
-import { parseEncryptionKey, SecretBox } from './core/secret-box';
-import { createDatabase } from './db/database';
+import { accessDeps } from './modules/access/access-deps';
+import { accessJobs } from './modules/access/access-jobs';
 import { migrateToLatest } from './db/migrate';
 import { purgeIdempotencyKeysJob } from './jobs/purge-idempotency-keys.job';
-import { JobQueue } from './jobs/queue';
 import { purgeEventsJob } from './modules/events/purge-events.job';
 import { WebhookWorker } from './modules/webhooks/webhook-worker';
-import { VideoNetworks } from './modules/streams/network/video-networks';
 import { reconnectWindowJob } from './modules/streams/live-streams/reconnect-window.job';
 import { streamsDeps } from './modules/streams/streams-deps';
 import { streamsMediaJobs } from './modules/streams/assets/media-jobs';
@@ -33,7 +24,7 @@ export interface RunningServer {
 }
 
 export async function startServer(
-  config: Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string },
+  config: ServerConfig,
   log: Logger,
 ): Promise<RunningServer> {
   // Listen first: with PORT=0 the port, and so the base URL in links, is known only then. Until the app
@@ -60,30 +51,12 @@ export async function startServer(
   const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
   if (!config.PUBLIC_BASE_URL) config.baseUrl = url;
 
-  const { db } = createDatabase(config.DATABASE_URL);
+  const { ctx, listener } = await createContext(config, log);
+  const { db, jobs } = ctx;
   await migrateToLatest(db);
-  const listener = new NotificationListener(config.DATABASE_URL, log);
-  const credentials = new CredentialCache(listener);
-  const customerTokenKeys = new CustomerTokenKeyCache(listener);
-  const entitlementCache = new EntitlementCache(listener);
-  await listener.start();
-  const jobs = new JobQueue(config.DATABASE_URL, log);
   jobs.wakeOn(listener);
   jobs.register(purgeIdempotencyKeysJob(db));
 
-  const ctx: AppContext = {
-    config,
-    db,
-    log,
-    credentials,
-    customerTokenKeys,
-    entitlementCache,
-    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
-    jobs,
-    secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
-    videoNetworks: VideoNetworks.forServer(config.baseUrl),
-    state: { shuttingDown: false },
-  };
   // Jobs that need the whole context are registered once it exists; workers start after every registration.
   for (const job of streamsMediaJobs(ctx)) jobs.register(job);
   jobs.register(reconnectWindowJob(streamsDeps(ctx)));

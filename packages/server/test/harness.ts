@@ -4,16 +4,8 @@ import request from 'supertest';
 import { afterAll, beforeAll } from 'vitest';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { CredentialCache } from '../src/core/auth/credential-cache';
-import { CustomerTokenKeyCache } from '../src/core/auth/customer-token-keys';
+import { createContext } from '../src/context';
 import type { AppContext } from '../src/core/context';
-import { NotificationListener } from '../src/core/notify';
-import { RateLimits } from '../src/core/rate-limit';
-import { parseEncryptionKey, SecretBox } from '../src/core/secret-box';
-import { createDatabase } from '../src/db/database';
-import { JobQueue } from '../src/jobs/queue';
-import { EntitlementCache } from '../src/modules/access/entitlements/entitlement-cache';
-import { VideoNetworks } from '../src/modules/streams/network/video-networks';
 import { createTenant } from '../src/modules/tenants/tenants.service';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from './databases';
 
@@ -43,26 +35,8 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     PORT: '0',
     ...env,
   });
-  const log = pino({ level: 'silent' });
-  const { db } = createDatabase(url, 5);
-  const listener = new NotificationListener(url, log);
-  const credentials = new CredentialCache(listener);
-  const customerTokenKeys = new CustomerTokenKeyCache(listener);
-  const entitlementCache = new EntitlementCache(listener);
-  await listener.start();
-  const ctx: AppContext = {
-    config,
-    db,
-    log,
-    credentials,
-    customerTokenKeys,
-    entitlementCache,
-    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
-    jobs: new JobQueue(url, log),
-    secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY!)),
-    videoNetworks: VideoNetworks.forServer(config.baseUrl),
-    state: { shuttingDown: false },
-  };
+  const { ctx, listener } = await createContext({ ...config, DATABASE_URL: url, SVC_ENCRYPTION_KEY: ENCRYPTION_KEY }, pino({ level: 'silent' }), 5);
+  const { db } = ctx;
   const app = createApp(ctx);
   return {
     app,
