@@ -18,6 +18,10 @@ export interface Result {
   non2xx: number;
   peakRssMb: number;
   total: number;
+  /** The server's CPU time per request served (all its threads: JavaScript, GC, I/O), in µs. */
+  cpuUsPerRequest: number;
+  /** The server's CPU use during the run, in % of one core. */
+  cpuPercent: number;
 }
 
 function run(load: Load, seconds: number): Promise<autocannon.Result> {
@@ -47,8 +51,12 @@ export async function measure(load: Load, server: Running, warmupSeconds = 2): P
   if (warmupSeconds > 0) await run(load, warmupSeconds);
   let peak = server.rssMb();
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 200);
+  const cpuBefore = server.cpuSeconds();
+  const started = performance.now();
   try {
     const r = await run(load, load.durationSeconds);
+    const cpu = server.cpuSeconds() - cpuBefore;
+    const elapsed = (performance.now() - started) / 1000;
     return {
       requestsPerSecond: Math.round(r.requests.average),
       p50Ms: r.latency.p50,
@@ -58,6 +66,8 @@ export async function measure(load: Load, server: Running, warmupSeconds = 2): P
       non2xx: r.non2xx,
       peakRssMb: Math.round(Math.max(peak, server.rssMb())),
       total: r.requests.total,
+      cpuUsPerRequest: r.requests.total > 0 ? Math.round((cpu * 1e6) / r.requests.total) : 0,
+      cpuPercent: Math.round((cpu / elapsed) * 100),
     };
   } finally {
     clearInterval(sampler);

@@ -9,8 +9,13 @@ export interface Running {
   url: string;
   /** Resident memory now, in MB (from /proc). */
   rssMb: () => number;
+  /** CPU time the process has used so far (user + system, all its threads), in seconds (from /proc). */
+  cpuSeconds: () => number;
   stop: () => Promise<void>;
 }
+
+// USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`).
+const CLOCK_TICKS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,6 +51,11 @@ export async function start(command: string, args: string[], env: Record<string,
     rssMb: () => {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       return m ? Number(m[1]) / 1024 : 0;
+    },
+    cpuSeconds: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime and stime in clock ticks.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
     },
     stop: async () => {
       child.kill('SIGTERM');

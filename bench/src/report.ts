@@ -15,7 +15,7 @@ export interface Row extends Result {
 }
 
 const num = (n: number, d = 0) => n.toFixed(d);
-const COLUMNS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'peak RSS MB', 'write req/s', '× write', 'target', 'met'];
+const COLUMNS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'peak RSS MB', 'CPU µs/req', 'CPU %', 'write req/s', '× write', 'target', 'met'];
 
 const cells = (r: Row) => [
   r.scenario,
@@ -26,6 +26,8 @@ const cells = (r: Row) => [
   num(r.errors),
   num(r.non2xx),
   num(r.peakRssMb),
+  num(r.cpuUsPerRequest ?? 0),
+  num(r.cpuPercent ?? 0),
   num(r.writeCeiling),
   num(r.ratioToWrite, 2),
   r.target ?? '',
@@ -37,7 +39,7 @@ export function table(rows: Row[]): string {
   return lines.map((cols) => `| ${cols.join(' | ')} |`).join('\n');
 }
 
-const WIDTHS = [40, 8, 8, 8, 8, 7, 8, 12, 12, 8, 26, 4];
+const WIDTHS = [40, 8, 8, 8, 8, 7, 8, 12, 11, 6, 12, 8, 26, 4];
 const line = (cols: string[]) => cols.map((c, i) => c.padEnd(WIDTHS[i]!)).join(' ').trimEnd();
 export const header = () => line(COLUMNS);
 export const console_ = (rows: Row[]) => rows.map((r) => line(cells(r))).join('\n');

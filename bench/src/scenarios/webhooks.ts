@@ -50,11 +50,13 @@ export const webhookFanOut: Scenario = {
       const stream = await liveStream(ctx);
       let peak = ctx.svc.rssMb();
       const sampler = setInterval(() => (peak = Math.max(peak, ctx.svc.rssMb())), 200);
+      const cpuBefore = ctx.svc.cpuSeconds();
       const emitted = await emitAtPace(ctx, stream.id, ctx.webhookRate / ENDPOINTS, ctx.durationSeconds);
       const expected = (emitted.sent - emitted.failed) * ENDPOINTS;
       const drainStart = Date.now();
       while (receiver.seen.size < expected && Date.now() - drainStart < DRAIN_LIMIT_MS) await sleep(50);
       clearInterval(sampler);
+      const cpu = ctx.svc.cpuSeconds() - cpuBefore;
 
       const sorted = [...receiver.latenciesMs].sort((a, b) => a - b);
       const delivered = receiver.seen.size;
@@ -70,6 +72,9 @@ export const webhookFanOut: Scenario = {
         non2xx: 0,
         peakRssMb: Math.round(peak),
         total: delivered,
+        // Per delivery, with the grants that caused them (one grant is five deliveries).
+        cpuUsPerRequest: delivered > 0 ? Math.round((cpu * 1e6) / delivered) : 0,
+        cpuPercent: Math.round((cpu / ((Date.now() - emitted.started) / 1000)) * 100),
       };
       return {
         results: [

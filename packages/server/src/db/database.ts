@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { PreparingClient } from './prepared-statements';
 import type { DB } from './schema';
 
 export type Database = Kysely<DB>;
@@ -10,7 +11,7 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export function createDatabase(connectionString: string, max = 10): { db: Database; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({ connectionString, max, Client: PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
