@@ -4,6 +4,7 @@ import * as eventsWebhooks from './migrations/2026_11_21_002_events_webhooks';
 import * as streamsLive from './migrations/2026_11_21_003_streams_live';
 import * as streamsAssets from './migrations/2026_11_21_004_streams_assets';
 import * as access from './migrations/2026_11_21_005_access';
+import * as accessOpenSession from './migrations/2026_11_22_006_access_open_session';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_003_streams_live': streamsLive,
   '2026_11_21_004_streams_assets': streamsAssets,
   '2026_11_21_005_access': access,
+  '2026_11_22_006_access_open_session': accessOpenSession,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

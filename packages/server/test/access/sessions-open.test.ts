@@ -264,3 +264,42 @@ describe('limits when opening', () => {
   });
 });
 
+
+/**
+ * The entitlement cache may hold a row another process changed a moment ago (its notification not yet
+ * here). The open's call under the lock must then decide with the row as it is now. The changes below are
+ * written straight to the table, so no notification ever arrives and the cache is surely stale.
+ */
+describe('opening with a stale cached entitlement', () => {
+  const change = (id: string, set: Record<string, unknown>) =>
+    t.ctx.db.updateTable('entitlements').set(set).where('id', '=', id).execute();
+
+  it('answers 403 access_denied with the current reason when it was revoked meanwhile', async () => {
+    const e = await entitled(t);
+    expectStatus(await e.openFor('a'), 201);
+    await change(e.entitlement.id, { status: 'revoked' });
+    expectError(await e.openFor('b'), 403, 'access_denied', 'revoked');
+    expect(await activeSessions(t, e.entitlement.id)).toEqual(['a']);
+  });
+
+  it('answers 403 access_denied expired when it ended meanwhile', async () => {
+    const e = await entitled(t, {}, { ends_at: new Date(now(t).getTime() + 3_600_000).toISOString() });
+    expectStatus(await e.openFor('a'), 201);
+    await change(e.entitlement.id, { ends_at: new Date(now(t).getTime() - 1000) });
+    expectError(await e.openFor('b'), 403, 'access_denied', 'expired');
+  });
+
+  it('applies the limits it holds now, not the cached ones', async () => {
+    const e = await entitled(t);
+    expectStatus(await e.openFor('a'), 201);
+    const limits = { ...e.entitlement.limits, max_concurrent_sessions: 1, concurrency_policy: 'reject_new' };
+    await change(e.entitlement.id, { limits: JSON.stringify(limits) });
+    const refused = await e.openFor('b');
+    expectError(refused, 409, 'concurrency_limit_reached');
+    expect(refused.body.error.details).toEqual({ max_concurrent_sessions: 1, entitlement: e.entitlement.id });
+    // Still allowed with the new limits: the open goes ahead with them.
+    await change(e.entitlement.id, { limits: JSON.stringify({ ...limits, max_concurrent_sessions: 2 }) });
+    expectStatus(await e.openFor('b'), 201);
+    expect(await activeSessions(t, e.entitlement.id)).toEqual(['a', 'b']);
+  });
+});

@@ -1,49 +1,37 @@
 import type { SessionEndReason } from '@svc/contract';
-import { type Insertable, type Kysely, sql } from 'kysely';
-import type { DB } from '../../../db/schema';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../../db/database';
-import type { AccessSessionRow, AccessSessionsTable } from '../../../db/access.schema';
+import type { AccessSessionRow, AccessSessionsTable, EntitlementLimitsColumn } from '../../../db/access.schema';
 import { scoped, type Scope } from '../../../core/scope';
 
 export type NewAccessSession = Omit<Insertable<AccessSessionsTable>, 'tenant_id' | 'livemode'>;
 
-/** What opening a session does besides inserting it, decided by `admitSession` under the entitlement's lock. */
-export interface Admission {
-  /** Sessions the new one replaces: the device's own, and the oldest under `replace_oldest`. */
-  replaced: string[];
-  /** Whether the session uses one of the entitlement's views (`views_used`). */
-  countsAsView: boolean;
+/** Why `access_open_session` refused, raised as SQLSTATE `SV001` before it wrote anything. */
+export type OpenRefusal = 'entitlement_changed' | 'device_limit_reached' | 'view_limit_reached' | 'concurrency_limit_reached';
+
+const OPEN_REFUSALS: readonly string[] = ['entitlement_changed', 'device_limit_reached', 'view_limit_reached', 'concurrency_limit_reached'];
+
+export function openRefusalOf(err: unknown): OpenRefusal | null {
+  const e = err as { code?: string; message?: string } | null;
+  return e?.code === 'SV001' && OPEN_REFUSALS.includes(e.message ?? '') ? (e.message as OpenRefusal) : null;
 }
 
 /**
- * Inserts an admitted session and, in the same statement, ends the sessions it replaces and counts its view:
- * one round trip while the entitlement's row lock is held.
+ * Opens a session in one call (`access_open_session`, migration 006): under the entitlement's row lock it
+ * checks the entitlement still holds with `limits`, ends lapsed sessions, applies the limits, ends the
+ * sessions the new one replaces, counts its view and inserts it. Throws an error `openRefusalOf` names
+ * when a limit refuses it or the entitlement changed.
  */
-export async function insertSession(db: Executor, scope: Scope, row: NewAccessSession, admission: Admission, now: Date): Promise<AccessSessionRow> {
-  const inScope = { tenant_id: scope.tenantId, livemode: scope.livemode };
-  const q = (db as Kysely<DB>)
-    .with('replaced', (w) =>
-      w
-        .updateTable('access_sessions')
-        .set({ state: 'ended', ended_reason: 'replaced_by_newer_session', ended_at: now })
-        .where('tenant_id', '=', scope.tenantId)
-        .where('livemode', '=', scope.livemode)
-        // `in ()` is not SQL: an id no session has stands in for none.
-        .where('id', 'in', admission.replaced.length > 0 ? admission.replaced : [''])
-        .where('state', '=', 'active')
-        .returning('id'),
-    )
-    .with('viewed', (w) =>
-      w
-        .updateTable('entitlements')
-        .set((eb) => ({ views_used: eb('views_used', '+', 1) }))
-        .where('tenant_id', '=', scope.tenantId)
-        .where('livemode', '=', scope.livemode)
-        .where('id', '=', row.entitlement_id)
-        .where(sql<boolean>`${admission.countsAsView}`)
-        .returning('id'),
-    );
-  return q.insertInto('access_sessions').values({ ...row, ...inScope }).returningAll().executeTakeFirstOrThrow();
+export async function openSessionUnderLock(
+  db: Executor,
+  scope: Scope,
+  row: NewAccessSession,
+  limits: EntitlementLimitsColumn,
+  now: Date,
+): Promise<AccessSessionRow> {
+  const session = JSON.stringify({ ...row, tenant_id: scope.tenantId, livemode: scope.livemode });
+  const { rows } = await sql<AccessSessionRow>`select * from access_open_session(${session}::jsonb, ${JSON.stringify(limits)}::jsonb, ${now})`.execute(db);
+  return rows[0]!;
 }
 
 export async function findSession(db: Executor, scope: Scope, id: string): Promise<AccessSessionRow | undefined> {
@@ -130,49 +118,6 @@ export async function endSessionsOf(db: Executor, scope: Scope, entitlementId: s
     .where('state', '=', 'active')
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
-}
-
-/**
- * The entitlement's active sessions, oldest first, after ending (in the same statement) those whose
- * heartbeats stopped, as of their lapse. Run under the entitlement's lock.
- */
-export async function settleActiveSessionsOf(db: Executor, scope: Scope, entitlementId: string, now: Date) {
-  return (db as Kysely<DB>)
-    .with('lapsed', (w) =>
-      w
-        .updateTable('access_sessions')
-        .set((eb) => ({ state: 'ended', ended_reason: 'missed_heartbeats', ended_at: eb.ref('expires_at') }))
-        .where('tenant_id', '=', scope.tenantId)
-        .where('livemode', '=', scope.livemode)
-        .where('entitlement_id', '=', entitlementId)
-        .where('state', '=', 'active')
-        .where('expires_at', '<=', now)
-        .returning('id'),
-    )
-    .selectFrom('access_sessions')
-    .select(['id', 'device_id', 'created_at'])
-    .where('tenant_id', '=', scope.tenantId)
-    .where('livemode', '=', scope.livemode)
-    .where('entitlement_id', '=', entitlementId)
-    .where('state', '=', 'active')
-    // The statement sees the rows as they were before `lapsed` ended some: those are left out here.
-    .where('expires_at', '>', now)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}
-
-/** Whether the device opened a session on the entitlement before, and how many distinct devices did. */
-export async function deviceUsage(db: Executor, scope: Scope, entitlementId: string, deviceId: string) {
-  const row = await scoped(db, scope)
-    .selectFrom('access_sessions')
-    .select((eb) => [
-      eb.fn.count<number>('device_id').distinct().as('devices'),
-      eb.fn.countAll<number>().filterWhere('device_id', '=', deviceId).as('this_device'),
-    ])
-    .where('entitlement_id', '=', entitlementId)
-    .executeTakeFirstOrThrow();
-  return { devices: Number(row.devices), known: Number(row.this_device) > 0 };
 }
 
 /** Every active session whose heartbeats stopped, across tenants (the missed-heartbeat sweep). */
