@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { Running } from './processes';
+import { postgresCpu, postgresCpuSince, type Running } from './processes';
 
 export interface Load {
   url: string;
@@ -22,6 +22,8 @@ export interface Result {
   cpuUsPerRequest: number;
   /** The server's CPU use during the run, in % of one core. */
   cpuPercent: number;
+  /** PostgreSQL's CPU use during the run (all its processes), in % of one core. */
+  postgresCpuPercent: number;
 }
 
 function run(load: Load, seconds: number): Promise<autocannon.Result> {
@@ -52,10 +54,12 @@ export async function measure(load: Load, server: Running, warmupSeconds = 2): P
   let peak = server.rssMb();
   const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 200);
   const cpuBefore = server.cpuSeconds();
+  const postgresBefore = postgresCpu();
   const started = performance.now();
   try {
     const r = await run(load, load.durationSeconds);
     const cpu = server.cpuSeconds() - cpuBefore;
+    const postgresSeconds = postgresCpuSince(postgresBefore);
     const elapsed = (performance.now() - started) / 1000;
     return {
       requestsPerSecond: Math.round(r.requests.average),
@@ -68,6 +72,7 @@ export async function measure(load: Load, server: Running, warmupSeconds = 2): P
       total: r.requests.total,
       cpuUsPerRequest: r.requests.total > 0 ? Math.round((cpu * 1e6) / r.requests.total) : 0,
       cpuPercent: Math.round((cpu / elapsed) * 100),
+      postgresCpuPercent: Math.round((postgresSeconds / elapsed) * 100),
     };
   } finally {
     clearInterval(sampler);

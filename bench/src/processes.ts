@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,6 +16,30 @@ export interface Running {
 
 // USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`).
 const CLOCK_TICKS = 100;
+
+/** CPU time used so far by each PostgreSQL process on the machine (the server's connections among them), in seconds. */
+export function postgresCpu(): Map<string, number> {
+  const byPid = new Map<string, number>();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return byPid;
+}
+
+/** PostgreSQL's CPU seconds between two readings; a backend that exited in between is not counted. */
+export function postgresCpuSince(before: Map<string, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of postgresCpu()) seconds += now - (before.get(pid) ?? 0);
+  return seconds;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

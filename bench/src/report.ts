@@ -15,7 +15,7 @@ export interface Row extends Result {
 }
 
 const num = (n: number, d = 0) => n.toFixed(d);
-const COLUMNS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'peak RSS MB', 'CPU µs/req', 'CPU %', 'write req/s', '× write', 'target', 'met'];
+const COLUMNS = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors', 'non-2xx', 'peak RSS MB', 'CPU µs/req', 'CPU %', 'PG CPU %', 'write req/s', '× write', 'target', 'met'];
 
 const cells = (r: Row) => [
   r.scenario,
@@ -28,6 +28,7 @@ const cells = (r: Row) => [
   num(r.peakRssMb),
   num(r.cpuUsPerRequest ?? 0),
   num(r.cpuPercent ?? 0),
+  num(r.postgresCpuPercent ?? 0),
   num(r.writeCeiling),
   num(r.ratioToWrite, 2),
   r.target ?? '',
@@ -39,7 +40,7 @@ export function table(rows: Row[]): string {
   return lines.map((cols) => `| ${cols.join(' | ')} |`).join('\n');
 }
 
-const WIDTHS = [40, 8, 8, 8, 8, 7, 8, 12, 11, 6, 12, 8, 26, 4];
+const WIDTHS = [40, 8, 8, 8, 8, 7, 8, 12, 11, 6, 9, 12, 8, 26, 4];
 const line = (cols: string[]) => cols.map((c, i) => c.padEnd(WIDTHS[i]!)).join(' ').trimEnd();
 export const header = () => line(COLUMNS);
 export const console_ = (rows: Row[]) => rows.map((r) => line(cells(r))).join('\n');
@@ -49,13 +50,16 @@ const END = '<!-- bench:figures:end -->';
 
 /**
  * `bench/results/<date>.json`, and the figures in `docs/benchmarks.md` between its markers: the text around
- * them (what limits each path) is written by hand and kept.
+ * them (what limits each path) is written by hand and kept. A partial run (`--only`) leaves the document alone.
  */
-export function save(rows: Row[], meta: Record<string, unknown>, notes: string[]): string {
+export function save(rows: Row[], meta: Record<string, unknown>, notes: string[], updateDoc: boolean): string {
   const date = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
-  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  const file = join(ROOT, 'bench/results', `${date}.json`);
+  // Partial runs are kept apart (and out of git): only whole runs are the record.
+  const dir = join(ROOT, updateDoc ? 'bench/results' : 'bench/results/partial');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${date}.json`);
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), meta, rows, notes }, null, 2)}\n`);
+  if (!updateDoc) return file;
   const figures = [
     START,
     `Last run: ${new Date().toISOString()} — ${Object.entries(meta).map(([k, v]) => `${k}: ${v}`).join(', ')}.`,

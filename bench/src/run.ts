@@ -151,8 +151,9 @@ async function main() {
   }
   notes.unshift(`The write ceiling was measured before each scenario: ${writes.join(', ')} requests/s.`);
   for (const n of notes) process.stdout.write(`${n}\n`);
-  const file = save(rows, { cpus: cpus().length, connections, duration_s: durationSeconds, node: process.version }, notes);
-  process.stdout.write(`\nResults: ${file}\nTable: docs/benchmarks.md\n`);
+  const whole = !values.only;
+  const file = save(rows, { cpus: cpus().length, connections, duration_s: durationSeconds, node: process.version }, notes, whole);
+  process.stdout.write(`\nResults: ${file}\n${whole ? 'Table: docs/benchmarks.md' : 'A partial run (--only): docs/benchmarks.md is left as it was.'}\n`);
   await cleanUp();
   if (values['cpu-prof']) process.stdout.write(`\n${summariseProfiles(profileDir)}\n`);
 }

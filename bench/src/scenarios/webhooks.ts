@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { postgresCpu, postgresCpuSince } from '../processes';
 import { liveStream } from './seed';
 import { Receiver } from './receiver';
 import { RSS_LIMIT_MB, type Context, type Scenario } from './types';
@@ -51,12 +52,14 @@ export const webhookFanOut: Scenario = {
       let peak = ctx.svc.rssMb();
       const sampler = setInterval(() => (peak = Math.max(peak, ctx.svc.rssMb())), 200);
       const cpuBefore = ctx.svc.cpuSeconds();
+      const postgresBefore = postgresCpu();
       const emitted = await emitAtPace(ctx, stream.id, ctx.webhookRate / ENDPOINTS, ctx.durationSeconds);
       const expected = (emitted.sent - emitted.failed) * ENDPOINTS;
       const drainStart = Date.now();
       while (receiver.seen.size < expected && Date.now() - drainStart < DRAIN_LIMIT_MS) await sleep(50);
       clearInterval(sampler);
       const cpu = ctx.svc.cpuSeconds() - cpuBefore;
+      const postgresSeconds = postgresCpuSince(postgresBefore);
 
       const sorted = [...receiver.latenciesMs].sort((a, b) => a - b);
       const delivered = receiver.seen.size;
@@ -75,6 +78,7 @@ export const webhookFanOut: Scenario = {
         // Per delivery, with the grants that caused them (one grant is five deliveries).
         cpuUsPerRequest: delivered > 0 ? Math.round((cpu * 1e6) / delivered) : 0,
         cpuPercent: Math.round((cpu / ((Date.now() - emitted.started) / 1000)) * 100),
+        postgresCpuPercent: Math.round((postgresSeconds / ((Date.now() - emitted.started) / 1000)) * 100),
       };
       return {
         results: [
