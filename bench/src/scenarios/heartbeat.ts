@@ -18,9 +18,10 @@ function heartbeats(ids: string[], headersOf: (i: number) => Record<string, stri
 
 /**
  * A live show: 1,000 viewers of one stream, each with an entitlement and an open session, heartbeating from
- * the tenant's server (secret key; with and without Idempotency-Key) and from browsers (publishable key and
- * customer token, with the key the browser SDK sends on every POST). Then the same after a million ended
- * sessions of other viewers were stored, to show the cost does not grow with history.
+ * the tenant's server (secret key; without and with the Idempotency-Key the Node SDK sends on every POST) and
+ * from browsers (publishable key and customer token, as the browser SDK sends them: no Idempotency-Key on a
+ * heartbeat). Then the same after a million ended sessions of other viewers were stored, to show the cost does
+ * not grow with history.
  */
 export const heartbeat: Scenario = {
   name: 'heartbeat',
@@ -33,7 +34,7 @@ export const heartbeat: Scenario = {
     const browser = (i: number) => ({ 'svc-publishable-key': ctx.publishableKey, authorization: `Bearer ${tokens[i]}` });
 
     const keyed = await measure(heartbeats(ids, server, true));
-    const fromBrowser = await measure(heartbeats(ids, browser, true));
+    const fromBrowser = await measure(heartbeats(ids, browser, false));
     // The two runs compared for history go back to back, each on freshly vacuumed tables.
     await vacuumSessions(ctx);
     const plain = await measure(heartbeats(ids, server, false));
@@ -44,8 +45,9 @@ export const heartbeat: Scenario = {
     return {
       results: [
         { name: 'heartbeat (1,000 sessions)', result: plain, target: ratio(1.0, 30) },
-        { name: 'heartbeat, Idempotency-Key', result: keyed, target: ratio(1.0, 30) },
-        { name: 'heartbeat, browser (token + key)', result: fromBrowser, target: ratio(1.0, 30) },
+        // Not a target of its own: what a key costs (its answer is stored for 24 hours).
+        { name: 'heartbeat, Idempotency-Key (Node SDK)', result: keyed },
+        { name: 'heartbeat, browser (customer token)', result: fromBrowser, target: ratio(1.0, 30) },
         {
           name: `heartbeat (+${stored} stored)`,
           result: big,

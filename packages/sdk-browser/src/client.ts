@@ -1,4 +1,4 @@
-import { call, SvcBrowserError } from './http';
+import { call, SvcBrowserError, uuid } from './http';
 import { PlaybackSession } from './playback-session';
 import type { AccessSession, PlaybackResource } from './types';
 
@@ -29,12 +29,15 @@ export class SvcBrowser {
 
   /** Opens an access session on a stream or asset and keeps it alive until it ends. */
   async openPlayback(args: { resource: PlaybackResource; deviceId: string }): Promise<PlaybackSession> {
+    // One key for this open, kept when it is sent again with a fresh token.
+    const idempotencyKey = uuid();
     const open = async () =>
       call<AccessSession>(this.baseUrl, this.options.publishableKey, {
         method: 'POST',
         path: '/v1/access/sessions',
         token: this.token ?? (await this.refreshToken()),
         body: { resource: args.resource, device_id: args.deviceId },
+        idempotencyKey,
       });
     let session: AccessSession;
     try {

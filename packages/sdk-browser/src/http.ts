@@ -26,9 +26,11 @@ export interface CallOptions {
   body?: unknown;
   token: string;
   keepalive?: boolean;
+  /** Sent only where a repeat could do something twice (a session open); heartbeats and ends are idempotent by nature. */
+  idempotencyKey?: string;
 }
 
-const uuid = () =>
+export const uuid = () =>
   typeof crypto !== 'undefined' && 'randomUUID' in crypto
     ? crypto.randomUUID()
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -43,7 +45,7 @@ export async function call<T>(baseUrl: string, publishableKey: string, o: CallOp
         'Svc-Publishable-Key': publishableKey,
         Authorization: `Bearer ${o.token}`,
         'Content-Type': 'application/json',
-        'Idempotency-Key': uuid(),
+        ...(o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : {}),
       },
       body: o.body === undefined ? undefined : JSON.stringify(o.body),
     });

@@ -53,7 +53,10 @@ describe('PlaybackSession in Chromium', () => {
     expect(openCall.headers['svc-publishable-key']).toBe('pk_test_abc');
     expect(openCall.headers.authorization).toBe('Bearer token-1');
     expect(openCall.body).toEqual({ resource: 'ls_1', device_id: 'device-1' });
+    expect(openCall.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => api.heartbeats().length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    // A heartbeat is idempotent by nature: no key, so the server stores nothing for it.
+    expect(api.heartbeats().map((c) => c.headers['idempotency-key'])).toEqual(api.heartbeats().map(() => undefined));
     const ev = await events();
     expect(ev[0]).toMatchObject({ name: 'link', reason: 'opened', source: 0 });
     expect(ev.filter((e) => e.name === 'heartbeat').length).toBeGreaterThanOrEqual(1);
@@ -125,6 +128,7 @@ describe('PlaybackSession in Chromium', () => {
     const del = api.calls.find((c) => c.method === 'DELETE')!;
     expect(del.path).toBe('/v1/access/sessions/as_test1');
     expect(del.headers['svc-publishable-key']).toBe('pk_test_abc');
+    expect(del.headers['idempotency-key']).toBeUndefined();
   });
 
   it('ends on request with reason client', async () => {
@@ -139,5 +143,8 @@ describe('PlaybackSession in Chromium', () => {
     await open();
     const opens = api.calls.filter((c) => c.path === '/v1/access/sessions');
     expect(opens.map((c) => c.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2']);
+    // The same open sent again: the same key.
+    expect(opens[1]!.headers['idempotency-key']).toBe(opens[0]!.headers['idempotency-key']);
+    expect(opens[0]!.headers['idempotency-key']).toBeTruthy();
   });
 });
