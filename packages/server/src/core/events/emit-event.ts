@@ -1,11 +1,17 @@
 import type { Transaction } from 'kysely';
 import type { EventEnvelope } from '@svc/contract';
 import type { DB } from '../../db/schema';
-import { deliverToSubscribers } from '../../modules/webhooks/enqueue-deliveries';
+import { recordAndDeliver } from '../../modules/webhooks/enqueue-deliveries';
+import type { Notification } from '../../modules/webhooks/webhook-deliveries.repository';
 import type { Scope } from '../scope';
-import { recordEvent, type EmitEventInput } from './record-event';
+import { envelopeOf, type EmitEventInput } from './record-event';
 
 export type { EmitEventInput };
+
+export interface EmitOptions {
+  /** A `NOTIFY` to send with the event (a cache every process keeps of the changed object), in the same statement. */
+  notify?: Notification;
+}
 
 /**
  * Records an event and queues its webhook deliveries inside the caller's transaction, so the event exists
@@ -18,8 +24,8 @@ export type { EmitEventInput };
  * `object` passes through the one secret-stripping serializer; the causing request's id and idempotency
  * key come from the request context.
  */
-export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput): Promise<EventEnvelope> {
-  const envelope = await recordEvent(trx, scope, event);
-  await deliverToSubscribers(trx, scope, envelope);
+export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput, options: EmitOptions = {}): Promise<EventEnvelope> {
+  const envelope = envelopeOf(scope, event);
+  await recordAndDeliver(trx, scope, envelope, options.notify);
   return envelope;
 }

@@ -1,6 +1,7 @@
-import type { Transaction } from 'kysely';
+import type { Insertable, Transaction } from 'kysely';
 import { API_VERSION, isEventType, type EventEnvelope, type EventType } from '@svc/contract';
 import type { DB } from '../../db/schema';
+import type { EventLogTable } from '../../db/events-webhooks.schema';
 import { newId } from '../ids';
 import { currentRequest } from '../request-context';
 import type { Scope } from '../scope';
@@ -16,17 +17,16 @@ export interface EmitEventInput {
   previousAttributes?: Record<string, unknown>;
 }
 
-/** Builds the envelope (secrets stripped, causing request attached) and writes it to the event log. */
-export async function recordEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput): Promise<EventEnvelope> {
+/** The envelope of a new event: secrets stripped, the causing request attached. */
+export function envelopeOf(scope: Scope, event: EmitEventInput): EventEnvelope {
   if (!isEventType(event.type)) throw new Error(`emitEvent: '${event.type}' is not declared in the contract's events.ts`);
   const objectType = typeof event.object.object === 'string' ? event.object.object : undefined;
-  const createdAt = new Date();
   const envelope: EventEnvelope = {
     id: newId('event'),
     object: 'event',
     type: event.type,
     api_version: API_VERSION,
-    created_at: createdAt.toISOString(),
+    created_at: new Date().toISOString(),
     livemode: scope.livemode,
     tenant: scope.tenantId,
     subject: event.subject,
@@ -36,17 +36,25 @@ export async function recordEvent(trx: Transaction<DB>, scope: Scope, event: Emi
     },
     request: currentRequest(),
   };
-  await trx
-    .insertInto('event_log')
-    .values({
-      id: envelope.id,
-      tenant_id: scope.tenantId,
-      livemode: scope.livemode,
-      type: envelope.type,
-      subject: envelope.subject,
-      envelope: JSON.stringify(envelope),
-      created_at: createdAt,
-    })
-    .execute();
+  return envelope;
+}
+
+/** The event's row in `event_log`. */
+export function eventLogRow(envelope: EventEnvelope): Insertable<EventLogTable> {
+  return {
+    id: envelope.id,
+    tenant_id: envelope.tenant,
+    livemode: envelope.livemode,
+    type: envelope.type,
+    subject: envelope.subject,
+    envelope: JSON.stringify(envelope),
+    created_at: new Date(envelope.created_at),
+  };
+}
+
+/** Builds the envelope and writes it to the event log, delivering it nowhere (the caller chooses where). */
+export async function recordEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput): Promise<EventEnvelope> {
+  const envelope = envelopeOf(scope, event);
+  await trx.insertInto('event_log').values(eventLogRow(envelope)).execute();
   return envelope;
 }

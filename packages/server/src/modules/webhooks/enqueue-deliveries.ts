@@ -1,11 +1,12 @@
 import type { Transaction } from 'kysely';
-import { eventTypeMatches } from '@svc/contract';
+import { eventTypeMatches, type EventEnvelope } from '@svc/contract';
+import { eventLogRow } from '../../core/events/record-event';
 import type { DB } from '../../db/schema';
 import { newId } from '../../core/ids';
 import type { Scope } from '../../core/scope';
 import { QUEUE_NAMES } from '../../jobs/queue-names';
 import { sendInTransaction, type TransactionalJob } from '../../jobs/send-in-transaction';
-import { findEnabledEndpoints, insertQueuedDeliveries, type NewDelivery } from './webhook-deliveries.repository';
+import { insertQueuedDeliveries, recordEventFindingEndpoints, type NewDelivery, type Notification } from './webhook-deliveries.repository';
 
 /** Deliveries a job attempts; `{deliveryId}` is the form of jobs queued by earlier versions. */
 export type DeliverWebhookJob = { deliveryIds: string[] } | { deliveryId: string };
@@ -32,9 +33,12 @@ export async function queueDeliveries(trx: Transaction<DB>, scope: Scope, rows: 
   await sendInTransaction(trx, deliveryJobs(rows.map((r) => r.id)));
 }
 
-/** One delivery per enabled endpoint of the event's tenant and environment whose `enabled_events` match its type. */
-export async function deliverToSubscribers(trx: Transaction<DB>, scope: Scope, event: { id: string; type: string }) {
-  const endpoints = await findEnabledEndpoints(trx, scope);
+/**
+ * Records the event and queues one delivery per enabled endpoint of its tenant and environment whose
+ * `enabled_events` match its type; `notify` goes out in the same statement as the event.
+ */
+export async function recordAndDeliver(trx: Transaction<DB>, scope: Scope, event: EventEnvelope, notify?: Notification) {
+  const endpoints = await recordEventFindingEndpoints(trx, scope, eventLogRow(event), notify);
   const rows = endpoints
     .filter((e) => e.enabled_events.some((f) => eventTypeMatches(f, event.type)))
     .map((e): NewDelivery => ({ id: newId('webhook_delivery'), endpoint_id: e.id, event_id: event.id, kind: 'event' }));

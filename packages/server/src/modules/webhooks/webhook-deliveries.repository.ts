@@ -1,15 +1,37 @@
-import { sql } from 'kysely';
+import { type Insertable, sql, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema';
 import type { Executor } from '../../db/database';
-import type { DeliveryState } from '../../db/events-webhooks.schema';
+import type { DeliveryState, EventLogTable } from '../../db/events-webhooks.schema';
 import { scoped, type Scope } from '../../core/scope';
 
-/** Enabled endpoints of the scope: the candidates for a new event. */
-export async function findEnabledEndpoints(db: Executor, scope: Scope) {
-  return scoped(db, scope)
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'enabled_events'])
-    .where('status', '=', 'enabled')
-    .execute();
+/** A `NOTIFY` sent with a write, so it reaches listeners exactly when the write commits. */
+export interface Notification {
+  channel: string;
+  payload: string;
+}
+
+/**
+ * Writes the event to `event_log` and answers the scope's enabled endpoints (the candidates to deliver it to)
+ * in one statement, sending `notify` in it too: an event costs its transaction one round trip.
+ */
+export async function recordEventFindingEndpoints(
+  trx: Transaction<DB>,
+  scope: Scope,
+  row: Insertable<EventLogTable>,
+  notify?: Notification,
+): Promise<Array<{ id: string; enabled_events: string[] }>> {
+  let q = trx
+    .with('recorded', (db) => db.insertInto('event_log').values(row).returning('id'))
+    .selectFrom('recorded')
+    // A left join: the statement answers a row even with no endpoint, so the notification is always sent.
+    .leftJoin('webhook_endpoints as e', (join) =>
+      join.on('e.tenant_id', '=', scope.tenantId).on('e.livemode', '=', scope.livemode).on('e.status', '=', 'enabled'),
+    )
+    .select(['e.id', 'e.enabled_events']);
+  // PostgreSQL sends identical notifications of one transaction once, however many rows call it.
+  if (notify) q = q.select(sql<void>`pg_notify(${notify.channel}, ${notify.payload})`.as('notified'));
+  const rows = await q.execute();
+  return rows.flatMap((r) => (r.id === null ? [] : [{ id: r.id, enabled_events: r.enabled_events! }]));
 }
 
 export interface NewDelivery {

@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import { LIMITS } from '@svc/contract';
 import type { EntitlementRow } from '../../../db/access.schema';
-import type { Executor } from '../../../db/database';
 import type { NotificationListener } from '../../../core/notify';
 import type { Scope } from '../../../core/scope';
 
@@ -19,7 +17,7 @@ const keyOfRow = (row: Pick<EntitlementRow, 'tenant_id' | 'livemode' | 'customer
 
 /**
  * Entitlements by customer and resource, so access checks and session opens need no query. Kept at most 60
- * seconds; every change to an entitlement notifies every process in its transaction (`notifyEntitlementChanged`,
+ * seconds; every change to an entitlement notifies every process in its transaction (`entitlementChanged`,
  * so only once it commits), each drops the entry, and the changing request drops it locally before answering.
  * A read that an invalidation overtook is not cached. A lost LISTEN connection clears everything.
  *
@@ -82,7 +80,5 @@ export class EntitlementCache {
   }
 }
 
-/** Tells every process the entitlement changed; sent only if the surrounding transaction commits. */
-export async function notifyEntitlementChanged(trx: Executor, row: Parameters<typeof keyOfRow>[0]): Promise<void> {
-  await sql`select pg_notify(${ENTITLEMENTS_CHANNEL}, ${keyOfRow(row)})`.execute(trx);
-}
+/** The notification telling every process the entitlement changed; it is sent only if its transaction commits. */
+export const entitlementChanged = (row: Parameters<typeof keyOfRow>[0]) => ({ channel: ENTITLEMENTS_CHANNEL, payload: keyOfRow(row) });

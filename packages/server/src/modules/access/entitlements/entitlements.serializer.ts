@@ -4,7 +4,7 @@ import type { EntitlementRow } from '../../../db/access.schema';
 import type { DB } from '../../../db/schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
-import { notifyEntitlementChanged } from './entitlement-cache';
+import { entitlementChanged } from './entitlement-cache';
 import { effectiveStatus } from './entitlement-rules';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -49,8 +49,7 @@ export async function emitEntitlementEvent(
   previousAttributes?: Record<string, unknown>,
 ): Promise<Entitlement> {
   const entitlement = serializeEntitlement(row, now);
-  await emitEvent(trx, scope, { type, subject: row.id, object: entitlement, previousAttributes });
   // Every change of an entitlement emits an event, so this is where every process hears of it.
-  await notifyEntitlementChanged(trx, row);
+  await emitEvent(trx, scope, { type, subject: row.id, object: entitlement, previousAttributes }, { notify: entitlementChanged(row) });
   return entitlement;
 }
