@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   activeSessions,
   advance,
@@ -254,6 +254,18 @@ describe('limits when opening', () => {
     expectStatus(await e.heartbeat(b.id), 200);
     expectStatus(await e.heartbeat(c.id), 200);
     expect(await activeSessions(t, e.entitlement.id)).toEqual(['b', 'c']);
+  });
+
+  it("a show's first opens, all at once, make one playback signing key", async () => {
+    const e = await entitled(t);
+    const made = vi.spyOn(t.ctx.videoNetworks.byProvider('simulated'), 'createSigningKey');
+    try {
+      const opened = await Promise.all(Array.from({ length: 10 }, (_, i) => e.openFor(`device-${i}`)));
+      for (const res of opened) expectStatus(res, 201);
+      expect(made).toHaveBeenCalledTimes(1);
+    } finally {
+      made.mockRestore();
+    }
   });
 
   it('replace_oldest is the default policy', async () => {

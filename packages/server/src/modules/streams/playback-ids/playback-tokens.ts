@@ -43,20 +43,34 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
   return value;
 }
 
+/** Keys being looked up or made, by scope and network: requests arriving meanwhile wait for the same one. */
+const pendingSystemKeys = new Map<string, Promise<PlaybackSigningKeyRow>>();
+
 /**
- * The service's own signing key for the scope and network, made on first use. Two requests racing to make it
- * meet at the unique index; the loser reads the winner's key.
+ * The service's own signing key for the scope and network, made on first use. Within a process the first
+ * request makes it and the others arriving meanwhile wait for it (a show's first viewers would otherwise each
+ * generate an RSA key pair); across processes, two makers meet at the unique index and the loser reads the
+ * winner's key.
  */
 async function systemKey(deps: StreamsDeps, scope: Scope, provider: string): Promise<PlaybackSigningKeyRow> {
   const cacheKey = `${scope.tenantId}:${scope.livemode}:${provider}`;
   const known = systemKeys.get(cacheKey);
   if (known) return known;
+  let pending = pendingSystemKeys.get(cacheKey);
+  if (!pending) {
+    pending = findOrMakeSystemKey(deps, scope, provider).finally(() => pendingSystemKeys.delete(cacheKey));
+    pendingSystemKeys.set(cacheKey, pending);
+  }
+  return remember(systemKeys, cacheKey, await pending);
+}
+
+async function findOrMakeSystemKey(deps: StreamsDeps, scope: Scope, provider: string): Promise<PlaybackSigningKeyRow> {
   const existing = await keys.findActiveSystemKey(deps.db, scope, provider);
-  if (existing) return remember(systemKeys, cacheKey, existing);
+  if (existing) return existing;
   const pair = await callNetwork(() => deps.videoNetworks.byProvider(provider).createSigningKey());
   const id = newId('signing_key');
   try {
-    const made = await keys.insertSigningKey(deps.db, scope, {
+    return await keys.insertSigningKey(deps.db, scope, {
       id,
       kind: 'system',
       provider,
@@ -66,7 +80,6 @@ async function systemKey(deps: StreamsDeps, scope: Scope, provider: string): Pro
       private_key_sealed: deps.secrets.encrypt(pair.privateKeyPem, privateKeyContext(id)),
       created_at: deps.now(),
     });
-    return remember(systemKeys, cacheKey, made);
   } catch (err) {
     if (!isUniqueViolation(err, 'playback_signing_keys_one_system')) throw err;
     return (await keys.findActiveSystemKey(deps.db, scope, provider))!;
