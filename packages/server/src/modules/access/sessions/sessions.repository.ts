@@ -6,32 +6,34 @@ import { scoped, type Scope } from '../../../core/scope';
 
 export type NewAccessSession = Omit<Insertable<AccessSessionsTable>, 'tenant_id' | 'livemode'>;
 
-/** Why `access_open_session` refused, raised as SQLSTATE `SV001` before it wrote anything. */
+/** Why `access_open_sessions` refused an open; it wrote nothing for it. */
 export type OpenRefusal = 'entitlement_changed' | 'device_limit_reached' | 'view_limit_reached' | 'concurrency_limit_reached';
 
-const OPEN_REFUSALS: readonly string[] = ['entitlement_changed', 'device_limit_reached', 'view_limit_reached', 'concurrency_limit_reached'];
-
-export function openRefusalOf(err: unknown): OpenRefusal | null {
-  const e = err as { code?: string; message?: string } | null;
-  return e?.code === 'SV001' && OPEN_REFUSALS.includes(e.message ?? '') ? (e.message as OpenRefusal) : null;
+/** One session open: the row to insert, the entitlement's limits it was decided with, and its moment. */
+export interface OpenItem {
+  scope: Scope;
+  session: NewAccessSession;
+  limits: EntitlementLimitsColumn;
+  now: Date;
 }
 
 /**
- * Opens a session in one call (`access_open_session`, migration 006): under the entitlement's row lock it
- * checks the entitlement still holds with `limits`, ends lapsed sessions, applies the limits, ends the
- * sessions the new one replaces, counts its view and inserts it. Throws an error `openRefusalOf` names
- * when a limit refuses it or the entitlement changed.
+ * Opens sessions in one call (`access_open_sessions`, migration 006): for each, under its entitlement's row
+ * lock, it checks the entitlement still holds with `limits`, ends lapsed sessions, applies the limits, ends
+ * the sessions the new one replaces, counts its view and inserts it as given. Answers each open's refusal,
+ * or `null` where the session was inserted.
  */
-export async function openSessionUnderLock(
-  db: Executor,
-  scope: Scope,
-  row: NewAccessSession,
-  limits: EntitlementLimitsColumn,
-  now: Date,
-): Promise<AccessSessionRow> {
-  const session = JSON.stringify({ ...row, tenant_id: scope.tenantId, livemode: scope.livemode });
-  const { rows } = await sql<AccessSessionRow>`select * from access_open_session(${session}::jsonb, ${JSON.stringify(limits)}::jsonb, ${now})`.execute(db);
-  return rows[0]!;
+export async function openSessions(db: Executor, items: readonly OpenItem[]): Promise<Array<OpenRefusal | null>> {
+  const opens = JSON.stringify(
+    items.map(({ scope, session, limits, now }) => ({ session: { ...session, tenant_id: scope.tenantId, livemode: scope.livemode }, limits, now })),
+  );
+  const { rows } = await sql<{ item: number; refusal: OpenRefusal | null }>`select item, refusal from access_open_sessions(${opens}::jsonb)`.execute(db);
+  const refusals = new Map(rows.map((r) => [r.item - 1, r.refusal]));
+  return items.map((_, i) => {
+    const refusal = refusals.get(i);
+    if (refusal === undefined) throw new Error(`access_open_sessions answered nothing for open ${i + 1}`);
+    return refusal;
+  });
 }
 
 export async function findSession(db: Executor, scope: Scope, id: string): Promise<AccessSessionRow | undefined> {

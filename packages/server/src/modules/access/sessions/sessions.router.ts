@@ -6,7 +6,8 @@ import { keyPrincipal } from '../../../core/principal';
 import { accessDeps } from '../access-deps';
 import { heartbeatSession } from './heartbeat-session';
 import { sessionCaller } from './session-caller';
-import * as sessions from './sessions.service';
+import { endSessionByCaller } from './end-session';
+import { openSession } from './open-session';
 
 const s = initServer();
 
@@ -14,9 +15,9 @@ const callerOf = (req: Request) => sessionCaller(req.principal, req.get('Origin'
 
 export const accessSessionsRouter = (ctx: AppContext) => {
   const deps = accessDeps(ctx);
-  const open = async ({ body, req }: { body: Parameters<typeof sessions.openSession>[3]; req: Request }) => ({
+  const open = async ({ body, req }: { body: Parameters<typeof openSession>[3]; req: Request }) => ({
     status: 201 as const,
-    body: { data: await sessions.openSession(deps, keyPrincipal(req).scope, callerOf(req), body) },
+    body: { data: await openSession(deps, keyPrincipal(req).scope, callerOf(req), body) },
   });
   return s.router(contract.access.sessions, {
     open,
@@ -27,7 +28,7 @@ export const accessSessionsRouter = (ctx: AppContext) => {
     }),
     end: async ({ params, query, req }) => ({
       status: 200,
-      body: { data: await sessions.endSessionByCaller(deps, keyPrincipal(req).scope, callerOf(req), params.id, query) },
+      body: { data: await endSessionByCaller(deps, keyPrincipal(req).scope, callerOf(req), params.id, query) },
     }),
   });
 };

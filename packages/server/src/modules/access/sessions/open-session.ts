@@ -1,23 +1,48 @@
 import type { AccessSession, OpenSessionInput } from '@svc/contract';
 import type { AccessSessionRow, EntitlementRow } from '../../../db/access.schema';
+import type { Database } from '../../../db/database';
+import { Batcher } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
-import { isIdOf, newId } from '../../../core/ids';
+import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
 import { accessDenied, decideAccess } from '../entitlements/check-access';
 import { denialReason, type ViewerPlace } from '../entitlements/entitlement-rules';
 import { findEntitlement } from '../entitlements/entitlements.repository';
 import { resourceOf } from '../resources';
-import { mayActOn, subjectForOpen, type SessionCaller } from './session-caller';
+import { subjectForOpen, type SessionCaller } from './session-caller';
 import { grantOf, openPlayback, sessionTimes } from './session-playback';
 import * as repo from './sessions.repository';
 import { serializeSession } from './sessions.serializer';
 
+// One batch per connection pool, as for heartbeats: the opens arriving meanwhile go out in one call.
+const batches = new WeakMap<Database, Batcher<repo.OpenItem, repo.OpenRefusal | null>>();
+
+function openInBatch(db: Database, item: repo.OpenItem): Promise<repo.OpenRefusal | null> {
+  let batch = batches.get(db);
+  if (!batch) {
+    // A batch PostgreSQL aborts (a deadlock with a heartbeat batch, or any fault of one open) is sent again
+    // one open at a time, so an open fails only for its own reason.
+    batch = new Batcher(async (items) => {
+      try {
+        return await repo.openSessions(db, items);
+      } catch (err) {
+        if (items.length === 1) throw err;
+        const out: Array<repo.OpenRefusal | null> = [];
+        for (const item of items) out.push(...(await repo.openSessions(db, [item])));
+        return out;
+      }
+    });
+    batches.set(db, batch);
+  }
+  return batch.add(item);
+}
+
 /**
  * Opens a session: the entitlement (`403 access_denied` with the reason), then whether the resource can play
  * (`404`, `409 stream_disabled`, `409 asset_not_ready`, `409 no_playback_id`), then the limits, decided by
- * the database under the entitlement's row lock in one call (`openUnderLock`). The link is signed first, so
- * the lock is held for that call only.
+ * the database under the entitlement's row lock (`access_open_sessions`, with the other opens arriving
+ * meanwhile). The link is signed first, so the lock is held for that call only.
  */
 export async function openSession(deps: AccessDeps, scope: Scope, caller: SessionCaller, input: OpenSessionInput): Promise<AccessSession> {
   const now = deps.now();
@@ -49,16 +74,19 @@ export async function openSession(deps: AccessDeps, scope: Scope, caller: Sessio
     created_at: now,
     ended_at: null,
   };
-  const row = await openUnderLock(deps, scope, decided.row, session, place, now);
+  await openUnderLock(deps, scope, decided.row, session, place, now);
+  // Inserted exactly as given.
+  const row = { ...session, tenant_id: scope.tenantId, livemode: scope.livemode } as AccessSessionRow;
   return serializeSession(row, grantOf(playback));
 }
 
-/** Times an open is tried again when the entitlement changed (and still lets the viewer in) or it deadlocked. */
+/** Times an open is tried again when the entitlement changed and still lets the viewer in. */
 const OPEN_ATTEMPTS = 5;
 
 /**
- * The open's transaction. When the entitlement changed since it was read (revoked, suspended, ended, new
- * limits), it is read again: a refusal answers why, otherwise the open runs again with what it holds now.
+ * The open's write. When the entitlement changed since it was read (revoked, suspended, ended, new limits:
+ * the cache may be a moment behind another process), it is read again: a refusal is answered with its reason,
+ * anything else opens again with the entitlement as it is now.
  */
 async function openUnderLock(
   deps: AccessDeps,
@@ -67,24 +95,17 @@ async function openUnderLock(
   session: repo.NewAccessSession,
   place: ViewerPlace,
   now: Date,
-): Promise<AccessSessionRow> {
+): Promise<void> {
   let entitlement = decided;
   for (let attempt = 1; ; attempt++) {
-    try {
-      return await repo.openSessionUnderLock(deps.db, scope, { ...session, entitlement_id: entitlement.id }, entitlement.limits, now);
-    } catch (err) {
-      const refusal = repo.openRefusalOf(err);
-      const deadlocked = (err as { code?: string }).code === '40P01';
-      if (refusal === null && !deadlocked) throw err;
-      if (refusal !== null && refusal !== 'entitlement_changed') throw limitRefused(refusal, entitlement);
-      if (attempt >= OPEN_ATTEMPTS) throw ApiError.of('service_unavailable', { message: 'The entitlement kept changing while the session opened; retry.' });
-      if (refusal === 'entitlement_changed') {
-        const current = await findEntitlement(deps.db, scope, entitlement.id);
-        const reason = current ? denialReason(current, now, place) : 'no_entitlement';
-        if (reason !== null || !current) throw accessDenied(reason ?? 'no_entitlement', entitlement.id);
-        entitlement = current;
-      }
-    }
+    const refusal = await openInBatch(deps.db, { scope, session: { ...session, entitlement_id: entitlement.id }, limits: entitlement.limits, now });
+    if (refusal === null) return;
+    if (refusal !== 'entitlement_changed') throw limitRefused(refusal, entitlement);
+    const current = await findEntitlement(deps.db, scope, entitlement.id);
+    const reason = current ? denialReason(current, now, place) : 'no_entitlement';
+    if (reason !== null || !current) throw accessDenied(reason ?? 'no_entitlement', entitlement.id);
+    if (attempt >= OPEN_ATTEMPTS) throw ApiError.of('service_unavailable', { message: 'The entitlement kept changing while the session opened; retry.' });
+    entitlement = current;
   }
 }
 
@@ -102,20 +123,4 @@ function limitRefused(refusal: Exclude<repo.OpenRefusal, 'entitlement_changed'>,
         details: { max_concurrent_sessions, ...details },
       });
   }
-}
-
-type Named = { customer?: string; contact_hash?: string } | undefined;
-
-/** Ends a session at the client's request (reason `client`); an ended session is answered as it is. */
-export async function endSessionByCaller(deps: AccessDeps, scope: Scope, caller: SessionCaller, id: string, named: Named): Promise<AccessSession> {
-  const now = deps.now();
-  const found = isIdOf('access_session', id) ? await repo.findSession(deps.db, scope, id) : undefined;
-  if (!found || !mayActOn(caller, found, named)) throw ApiError.notFound('access session', id);
-  if (found.state === 'ended') return serializeSession(found, null);
-  // A session already past its last heartbeat lapsed before the client ended it.
-  const lapsed = found.expires_at.getTime() <= now.getTime();
-  const ended =
-    (await repo.endSession(deps.db, scope, id, lapsed ? 'missed_heartbeats' : 'client', lapsed ? found.expires_at : now)) ??
-    (await repo.findSession(deps.db, scope, id))!;
-  return serializeSession(ended, null);
 }
