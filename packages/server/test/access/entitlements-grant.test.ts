@@ -196,3 +196,26 @@ describe('repeat grants (state table)', () => {
   });
 });
 
+
+/** New grants arriving together are written in one transaction (group commit); each still stands alone. */
+describe('grants made at once', () => {
+  it('each gets its own answer and its own event naming its request; a taken external_id fails only its grant', async () => {
+    const { created, sk, resource } = await setup();
+    expectStatus(await post(sk, { customer: 'first', resource, external_id: 'order-1' }), 201);
+    const bodies = Array.from({ length: 8 }, (_, i) => ({ customer: `viewer-${i}`, resource, ...(i === 3 && { external_id: 'order-1' }) }));
+    const keys = bodies.map(() => randomUUID());
+    const results = await Promise.all(bodies.map((body, i) => post(sk, body, keys[i])));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 409, 201, 201, 201, 201]);
+    expectError(results[3]!, 409, 'external_id_taken');
+    for (const [i, res] of results.entries()) {
+      if (i === 3) continue;
+      expect(res.body.data.customer).toBe(`viewer-${i}`);
+      const events = await eventsOf(t, created.tenant.id, res.body.data.id);
+      expect(events.map((e) => e.type)).toEqual(['access.entitlement.granted']);
+      expect(events[0]!.request).toEqual({ id: res.headers['request-id'], idempotency_key: keys[i] });
+      expect(events[0]!.data.object).toEqual(res.body.data);
+    }
+    const rows = await t.ctx.db.selectFrom('entitlements').select('customer').where('tenant_id', '=', created.tenant.id).execute();
+    expect(rows.map((r) => r.customer).sort()).toEqual(['first', ...bodies.filter((_, i) => i !== 3).map((b) => b.customer)].sort());
+  });
+});

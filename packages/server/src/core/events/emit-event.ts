@@ -1,12 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { EventEnvelope } from '@svc/contract';
 import type { DB } from '../../db/schema';
-import { recordAndDeliver } from '../../modules/webhooks/enqueue-deliveries';
+import { recordAndDeliver, type PreparedEvent } from '../../modules/webhooks/enqueue-deliveries';
 import type { Notification } from '../../modules/webhooks/webhook-deliveries.repository';
 import type { Scope } from '../scope';
 import { envelopeOf, type EmitEventInput } from './record-event';
 
-export type { EmitEventInput };
+export type { EmitEventInput, PreparedEvent };
+export { envelopeOf };
 
 export interface EmitOptions {
   /** A `NOTIFY` to send with the event (a cache every process keeps of the changed object), in the same statement. */
@@ -26,6 +27,14 @@ export interface EmitOptions {
  */
 export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput, options: EmitOptions = {}): Promise<EventEnvelope> {
   const envelope = envelopeOf(scope, event);
-  await recordAndDeliver(trx, scope, envelope, options.notify);
+  await recordAndDeliver(trx, [{ scope, envelope, notify: options.notify }]);
   return envelope;
+}
+
+/**
+ * Records events whose envelopes were built earlier (`envelopeOf`, in each causing request's context) and
+ * queues their deliveries, all in one statement plus the deliveries: for writes of many requests made together.
+ */
+export async function emitPreparedEvents(trx: Transaction<DB>, events: readonly PreparedEvent[]): Promise<void> {
+  if (events.length > 0) await recordAndDeliver(trx, events);
 }

@@ -6,7 +6,7 @@ import { newId } from '../../core/ids';
 import type { Scope } from '../../core/scope';
 import { QUEUE_NAMES } from '../../jobs/queue-names';
 import { sendInTransaction, type TransactionalJob } from '../../jobs/send-in-transaction';
-import { insertQueuedDeliveries, recordEventFindingEndpoints, type NewDelivery, type Notification } from './webhook-deliveries.repository';
+import { insertQueuedDeliveries, recordEventsFindingEndpoints, type NewDelivery, type Notification } from './webhook-deliveries.repository';
 
 /** Deliveries a job attempts; `{deliveryId}` is the form of jobs queued by earlier versions. */
 export type DeliverWebhookJob = { deliveryIds: string[] } | { deliveryId: string };
@@ -33,15 +33,32 @@ export async function queueDeliveries(trx: Transaction<DB>, scope: Scope, rows: 
   await sendInTransaction(trx, deliveryJobs(rows.map((r) => r.id)));
 }
 
+/** An event ready to record: its scope, its envelope, and a notification to send with it. */
+export interface PreparedEvent {
+  scope: Scope;
+  envelope: EventEnvelope;
+  notify?: Notification;
+}
+
 /**
- * Records the event and queues one delivery per enabled endpoint of its tenant and environment whose
- * `enabled_events` match its type; `notify` goes out in the same statement as the event.
+ * Records the events and queues one delivery per enabled endpoint of each event's tenant and environment whose
+ * `enabled_events` match its type, with a pg-boss job per event (per 25 of its deliveries); the notifications
+ * go out with the events.
  */
-export async function recordAndDeliver(trx: Transaction<DB>, scope: Scope, event: EventEnvelope, notify?: Notification) {
-  const endpoints = await recordEventFindingEndpoints(trx, scope, eventLogRow(event), notify);
-  const rows = endpoints
-    .filter((e) => e.enabled_events.some((f) => eventTypeMatches(f, event.type)))
-    .map((e): NewDelivery => ({ id: newId('webhook_delivery'), endpoint_id: e.id, event_id: event.id, kind: 'event' }));
-  await queueDeliveries(trx, scope, rows);
-  return rows.length;
+export async function recordAndDeliver(trx: Transaction<DB>, events: readonly PreparedEvent[]): Promise<void> {
+  const endpoints = await recordEventsFindingEndpoints(trx, events.map((e) => ({ row: eventLogRow(e.envelope), notify: e.notify })));
+  const byScope = new Map<string, { scope: Scope; rows: NewDelivery[] }>();
+  const jobs: TransactionalJob[] = [];
+  events.forEach((event, i) => {
+    const rows = endpoints[i]!
+      .filter((endpoint) => endpoint.enabled_events.some((f) => eventTypeMatches(f, event.envelope.type)))
+      .map((endpoint): NewDelivery => ({ id: newId('webhook_delivery'), endpoint_id: endpoint.id, event_id: event.envelope.id, kind: 'event' }));
+    if (rows.length === 0) return;
+    const key = `${event.scope.tenantId}:${event.scope.livemode}`;
+    byScope.set(key, { scope: event.scope, rows: [...(byScope.get(key)?.rows ?? []), ...rows] });
+    // A job per event: its deliveries go to different endpoints, which a worker attempts side by side.
+    jobs.push(...deliveryJobs(rows.map((r) => r.id)));
+  });
+  for (const { scope, rows } of byScope.values()) await insertQueuedDeliveries(trx, scope, rows);
+  await sendInTransaction(trx, jobs);
 }

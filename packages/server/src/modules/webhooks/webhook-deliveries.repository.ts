@@ -11,27 +11,38 @@ export interface Notification {
 }
 
 /**
- * Writes the event to `event_log` and answers the scope's enabled endpoints (the candidates to deliver it to)
- * in one statement, sending `notify` in it too: an event costs its transaction one round trip.
+ * Writes events to `event_log` and answers, per event, the enabled endpoints of its tenant and environment
+ * (the candidates to deliver it to), in one statement that also sends the events' notifications: any number
+ * of events cost their transaction one round trip.
  */
-export async function recordEventFindingEndpoints(
+export async function recordEventsFindingEndpoints(
   trx: Transaction<DB>,
-  scope: Scope,
-  row: Insertable<EventLogTable>,
-  notify?: Notification,
-): Promise<Array<{ id: string; enabled_events: string[] }>> {
-  let q = trx
-    .with('recorded', (db) => db.insertInto('event_log').values(row).returning('id'))
-    .selectFrom('recorded')
-    // A left join: the statement answers a row even with no endpoint, so the notification is always sent.
-    .leftJoin('webhook_endpoints as e', (join) =>
-      join.on('e.tenant_id', '=', scope.tenantId).on('e.livemode', '=', scope.livemode).on('e.status', '=', 'enabled'),
+  events: ReadonlyArray<{ row: Insertable<EventLogTable>; notify?: Notification }>,
+): Promise<Array<Array<{ id: string; enabled_events: string[] }>>> {
+  const notes = events.flatMap((e) => (e.notify ? [e.notify] : []));
+  const { rows } = await sql<{ event_id: string; endpoint_id: string | null; enabled_events: string[] | null }>`
+    with recorded as (
+      insert into event_log (id, tenant_id, livemode, type, subject, envelope, created_at)
+      select id, tenant_id, livemode, type, subject, envelope, created_at
+      from jsonb_populate_recordset(null::event_log, ${JSON.stringify(events.map((e) => e.row))}::jsonb)
+      returning id, tenant_id, livemode
+    ),
+    notified as (
+      select count(pg_notify(n.channel, n.payload)) as sent
+      from unnest(${notes.map((n) => n.channel)}::text[], ${notes.map((n) => n.payload)}::text[]) as n(channel, payload)
     )
-    .select(['e.id', 'e.enabled_events']);
-  // PostgreSQL sends identical notifications of one transaction once, however many rows call it.
-  if (notify) q = q.select(sql<void>`pg_notify(${notify.channel}, ${notify.payload})`.as('notified'));
-  const rows = await q.execute();
-  return rows.flatMap((r) => (r.id === null ? [] : [{ id: r.id, enabled_events: r.enabled_events! }]));
+    select r.id as event_id, e.id as endpoint_id, e.enabled_events
+    -- The cross join makes the notifications part of the statement; the left join answers events without endpoints.
+    from recorded r cross join notified
+    left join webhook_endpoints e on e.tenant_id = r.tenant_id and e.livemode = r.livemode and e.status = 'enabled'
+  `.execute(trx);
+  const byEvent = new Map<string, Array<{ id: string; enabled_events: string[] }>>();
+  for (const r of rows) {
+    const list = byEvent.get(r.event_id) ?? [];
+    if (r.endpoint_id !== null) list.push({ id: r.endpoint_id, enabled_events: r.enabled_events! });
+    byEvent.set(r.event_id, list);
+  }
+  return events.map((e) => byEvent.get(e.row.id) ?? []);
 }
 
 export interface NewDelivery {

@@ -1,11 +1,9 @@
 import type { CursorPageQuery, EntitlementStatus } from '@svc/contract';
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../../db/database';
 import type { EntitlementRow, EntitlementsTable } from '../../../db/access.schema';
 import { paginate, whereMetadata } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
-
-export type NewEntitlement = Omit<Insertable<EntitlementsTable>, 'tenant_id' | 'livemode'>;
 
 /** Who an entitlement is for: exactly one of the two is set. */
 export interface Subject {
@@ -23,13 +21,23 @@ export interface GrantIdentity extends Subject {
 
 const GRANT_COLUMNS = ['tenant_id', 'livemode', 'source', 'source_ref', 'customer', 'contact_hash', 'resource_type', 'resource_id'] as const;
 
-/** Inserts a new grant, or nothing when the same grant exists (it may be committing in another transaction right now). */
-export async function insertEntitlementIfNew(db: Executor, scope: Scope, row: NewEntitlement): Promise<EntitlementRow | undefined> {
-  return scoped(db, scope)
-    .insertInto('entitlements', row)
-    .onConflict((oc) => oc.columns([...GRANT_COLUMNS]).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+/**
+ * Inserts new grants in one statement, skipping those whose grant exists (or is being inserted by another
+ * transaction right now). Answers the ids inserted. Rows go in grant order, so two such statements wait for
+ * each other's rows in the same order.
+ */
+export async function insertEntitlementsIfNew(db: Executor, rows: readonly EntitlementRow[]): Promise<Set<string>> {
+  const key = (r: EntitlementRow) => GRANT_COLUMNS.map((c) => String(r[c])).join('\u0000');
+  const sorted = [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const { rows: inserted } = await sql<{ id: string }>`
+    insert into entitlements (id, tenant_id, livemode, customer, contact_hash, resource_type, resource_id, source, source_ref,
+      starts_at, ends_at, limits, status, external_id, metadata, created_at, updated_at)
+    select id, tenant_id, livemode, customer, contact_hash, resource_type, resource_id, source, source_ref,
+      starts_at, ends_at, limits, status, external_id, metadata, created_at, updated_at
+    from jsonb_populate_recordset(null::entitlements, ${JSON.stringify(sorted)}::jsonb)
+    on conflict (tenant_id, livemode, source, source_ref, customer, contact_hash, resource_type, resource_id) do nothing
+    returning id`.execute(db);
+  return new Set(inserted.map((r) => r.id));
 }
 
 /** Equality where `null` matches `null`, as the grant index compares. */

@@ -1,14 +1,17 @@
 import type { Entitlement, EntitlementLimitsInput, GrantEntitlementInput } from '@svc/contract';
-import type { EntitlementLimitsColumn } from '../../../db/access.schema';
+import type { EntitlementLimitsColumn, EntitlementRow } from '../../../db/access.schema';
+import { envelopeOf } from '../../../core/events/emit-event';
 import { isUniqueViolation } from '../../../core/db-errors';
 import { ApiError } from '../../../core/errors';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
 import { assertResourceExists, resourceOf } from '../resources';
+import { entitlementChanged } from './entitlement-cache';
 import { effectiveStatus } from './entitlement-rules';
 import * as repo from './entitlements.repository';
 import { emitEntitlementEvent, serializeEntitlement } from './entitlements.serializer';
+import { insertNewGrant } from './new-grants';
 
 export function limitsColumn(limits: EntitlementLimitsInput | undefined): EntitlementLimitsColumn {
   return {
@@ -19,6 +22,42 @@ export function limitsColumn(limits: EntitlementLimitsInput | undefined): Entitl
     allowed_countries: limits?.allowed_countries ? [...new Set(limits.allowed_countries)] : null,
     allowed_domains: limits?.allowed_domains ? [...new Set(limits.allowed_domains)] : null,
   };
+}
+
+/**
+ * A new grant's insert and `access.entitlement.granted` event, made together with the other new grants
+ * arriving meanwhile (`insertNewGrant`); `null` when the same grant exists.
+ */
+async function grantIfNew(
+  deps: AccessDeps,
+  scope: Scope,
+  input: GrantEntitlementInput,
+  identity: repo.GrantIdentity,
+  endsAt: Date | null,
+  now: Date,
+): Promise<Entitlement | null> {
+  const row: EntitlementRow = {
+    id: newId('entitlement'),
+    tenant_id: scope.tenantId,
+    livemode: scope.livemode,
+    ...identity,
+    starts_at: input.starts_at ? new Date(input.starts_at) : null,
+    ends_at: endsAt,
+    limits: limitsColumn(input.limits),
+    status: 'active',
+    views_used: 0,
+    external_id: input.external_id ?? null,
+    metadata: input.metadata ?? {},
+    created_at: now,
+    updated_at: now,
+  };
+  const entitlement = serializeEntitlement(row, now);
+  // Built here, in the request's context: the event names the request that caused it.
+  const envelope = envelopeOf(scope, { type: 'access.entitlement.granted', subject: row.id, object: entitlement });
+  const inserted = await insertNewGrant(deps.db, { scope, row, event: { scope, envelope, notify: entitlementChanged(row) } });
+  if (!inserted) return null;
+  deps.entitlementCache.changed(scope, entitlement);
+  return entitlement;
 }
 
 /**
@@ -44,28 +83,13 @@ export async function grantEntitlement(
   };
   await assertResourceExists(deps.db, scope, resource);
   try {
+    const created = endsAt && endsAt.getTime() <= now.getTime() ? null : await grantIfNew(deps, scope, input, identity, endsAt, now);
+    if (created) return { created: true, entitlement: created };
+    // The grant exists (or ended already): the repeat's rules, under the existing entitlement's row lock.
     const granted = await deps.db.transaction().execute(async (trx) => {
-      const inserted =
-        endsAt && endsAt.getTime() <= now.getTime()
-          ? undefined
-          : await repo.insertEntitlementIfNew(trx, scope, {
-              id: newId('entitlement'),
-              ...identity,
-              starts_at: input.starts_at ? new Date(input.starts_at) : null,
-              ends_at: endsAt,
-              limits: JSON.stringify(limitsColumn(input.limits)),
-              status: 'active',
-              external_id: input.external_id ?? null,
-              metadata: JSON.stringify(input.metadata ?? {}),
-              created_at: now,
-              updated_at: now,
-            });
-      if (inserted) {
-        return { created: true, entitlement: await emitEntitlementEvent(trx, scope, 'access.entitlement.granted', inserted, now) };
-      }
       const existing = await repo.findEntitlementByGrant(trx, scope, identity, { forUpdate: true });
       if (!existing) {
-        // Only a new grant that already ended gets here.
+        // The fast path inserts every other new grant, so only one that already ended gets here.
         throw ApiError.of('validation_failed', { param: 'ends_at', details: { ends_at: ['Must be in the future.'] } });
       }
       if (existing.status === 'revoked') {
