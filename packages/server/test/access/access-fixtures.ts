@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import type { EventEnvelope } from '@svc/contract';
 import type { Response } from 'supertest';
 import { afterEach, expect } from 'vitest';
 import { bearer, createTestServer, type TestServer, useTestServer } from '../harness';
@@ -144,7 +145,7 @@ export async function eventsOf(t: TestServer, tenantId: string, subject: string)
     .where('subject', '=', subject)
     .orderBy('id')
     .execute();
-  return rows.map((r) => JSON.parse(r.envelope) as { type: string; data: { object: any; previous_attributes: any } });
+  return rows.map((r) => JSON.parse(r.envelope) as EventEnvelope);
 }
 
 /** A tenant, a live stream and an entitlement of `customer` to it with `limits`. */

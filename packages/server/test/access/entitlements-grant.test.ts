@@ -110,8 +110,13 @@ describe('POST /v1/access/entitlements', () => {
   it('answers 404 for a resource that is not the caller\'s, or whose id does not match its type', async () => {
     const { sk, stream } = await setup();
     const other = await setup();
-    expectError(await post(sk, { customer: 'c', resource: { type: 'ls', id: other.stream.id } }), 404, 'resource_not_found');
+    const foreign = await post(sk, { customer: 'c', resource: { type: 'ls', id: other.stream.id } });
+    expectError(foreign, 404, 'resource_not_found');
+    expect(foreign.body.error.param).toBe('resource.id');
+    expect(foreign.body.error.message).toContain(other.stream.id);
     expectError(await post(sk, { customer: 'c', resource: { type: 'ast', id: stream.id } }), 404, 'resource_not_found');
+    expectStatus(await server(t, sk).delete(`/v1/streams/live_streams/${stream.id}`), 200);
+    expectError(await post(sk, { customer: 'c', resource: { type: 'ls', id: stream.id } }), 404, 'resource_not_found');
     expectError(await post(sk, { customer: 'c', resource: { type: 'ls', id: 'ls_01jdzzzzzzzzzzzzzzzzzzzzzz' } }), 404, 'resource_not_found');
   });
 
@@ -199,16 +204,22 @@ describe('repeat grants (state table)', () => {
 
 /** New grants arriving together are written in one transaction (group commit); each still stands alone. */
 describe('grants made at once', () => {
-  it('each gets its own answer and its own event naming its request; a taken external_id fails only its grant', async () => {
+  it('each gets its own answer and its own event naming its request; a taken external_id or a missing resource fails only its grant', async () => {
     const { created, sk, resource } = await setup();
+    const other = await setup();
     expectStatus(await post(sk, { customer: 'first', resource, external_id: 'order-1' }), 201);
-    const bodies = Array.from({ length: 8 }, (_, i) => ({ customer: `viewer-${i}`, resource, ...(i === 3 && { external_id: 'order-1' }) }));
+    const bodies = Array.from({ length: 8 }, (_, i) => ({
+      customer: `viewer-${i}`,
+      resource: i === 5 ? other.resource : resource,
+      ...(i === 3 && { external_id: 'order-1' }),
+    }));
     const keys = bodies.map(() => randomUUID());
     const results = await Promise.all(bodies.map((body, i) => post(sk, body, keys[i])));
-    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 409, 201, 201, 201, 201]);
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 409, 201, 404, 201, 201]);
     expectError(results[3]!, 409, 'external_id_taken');
+    expectError(results[5]!, 404, 'resource_not_found');
     for (const [i, res] of results.entries()) {
-      if (i === 3) continue;
+      if (i === 3 || i === 5) continue;
       expect(res.body.data.customer).toBe(`viewer-${i}`);
       const events = await eventsOf(t, created.tenant.id, res.body.data.id);
       expect(events.map((e) => e.type)).toEqual(['access.entitlement.granted']);
@@ -216,6 +227,6 @@ describe('grants made at once', () => {
       expect(events[0]!.data.object).toEqual(res.body.data);
     }
     const rows = await t.ctx.db.selectFrom('entitlements').select('customer').where('tenant_id', '=', created.tenant.id).execute();
-    expect(rows.map((r) => r.customer).sort()).toEqual(['first', ...bodies.filter((_, i) => i !== 3).map((b) => b.customer)].sort());
+    expect(rows.map((r) => r.customer).sort()).toEqual(['first', ...bodies.filter((_, i) => i !== 3 && i !== 5).map((b) => b.customer)].sort());
   });
 });

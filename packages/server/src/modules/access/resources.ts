@@ -2,8 +2,8 @@ import { objectTypeOfId, type AccessResourceType } from '@svc/contract';
 import type { Executor } from '../../db/database';
 import { ApiError } from '../../core/errors';
 import type { Scope } from '../../core/scope';
-import { findAsset } from '../streams/assets/assets.repository';
-import { findLiveStream } from '../streams/live-streams/live-streams.repository';
+import { findAsset, findAssetScopes } from '../streams/assets/assets.repository';
+import { findLiveStream, findLiveStreamScopes } from '../streams/live-streams/live-streams.repository';
 
 /** A live stream or asset an entitlement or session is about. */
 export interface AccessResource {
@@ -33,4 +33,18 @@ export function resourceOf(input: string | { type: AccessResourceType; id: strin
 export async function assertResourceExists(db: Executor, scope: Scope, resource: Pick<AccessResource, 'type' | 'id'>): Promise<void> {
   const row = resource.type === 'ls' ? await findLiveStream(db, scope, resource.id) : await findAsset(db, scope, resource.id);
   if (!row) throw notFound(resource.id, 'resource.id');
+}
+
+/** `404 resource_not_found` for a resource that does not exist in the caller's scope. */
+export const resourceNotFound = (resource: Pick<AccessResource, 'id'>) => notFound(resource.id, 'resource.id');
+
+/**
+ * Which of several resources exist, each in its own scope (deleted ones do not): one query per kind, for
+ * writes made together. Answers a flag per resource, in order.
+ */
+export async function resourcesExist(db: Executor, refs: ReadonlyArray<{ scope: Scope; resource: Pick<AccessResource, 'type' | 'id'> }>): Promise<boolean[]> {
+  const idsOf = (type: AccessResourceType) => [...new Set(refs.filter((r) => r.resource.type === type).map((r) => r.resource.id))];
+  const [streams, assets] = await Promise.all([findLiveStreamScopes(db, idsOf('ls')), findAssetScopes(db, idsOf('ast'))]);
+  const found = new Set([...streams, ...assets].map((r) => `${r.tenant_id}:${r.livemode}:${r.id}`));
+  return refs.map(({ scope, resource }) => found.has(`${scope.tenantId}:${scope.livemode}:${resource.id}`));
 }

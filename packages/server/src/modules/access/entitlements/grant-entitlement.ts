@@ -6,7 +6,7 @@ import { ApiError } from '../../../core/errors';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
-import { assertResourceExists, resourceOf } from '../resources';
+import { assertResourceExists, resourceNotFound, resourceOf } from '../resources';
 import { entitlementChanged } from './entitlement-cache';
 import { effectiveStatus } from './entitlement-rules';
 import * as repo from './entitlements.repository';
@@ -54,8 +54,9 @@ async function grantIfNew(
   const entitlement = serializeEntitlement(row, now);
   // Built here, in the request's context: the event names the request that caused it.
   const envelope = envelopeOf(scope, { type: 'access.entitlement.granted', subject: row.id, object: entitlement });
-  const inserted = await insertNewGrant(deps.db, { scope, row, event: { scope, envelope, notify: entitlementChanged(row) } });
-  if (!inserted) return null;
+  const result = await insertNewGrant(deps.db, { scope, row, event: { scope, envelope, notify: entitlementChanged(row) } });
+  if (result === 'no_resource') throw resourceNotFound({ id: row.resource_id });
+  if (result === 'exists') return null;
   deps.entitlementCache.changed(scope, entitlement);
   return entitlement;
 }
@@ -81,11 +82,11 @@ export async function grantEntitlement(
     resource_type: resource.type,
     resource_id: resource.id,
   };
-  await assertResourceExists(deps.db, scope, resource);
   try {
     const created = endsAt && endsAt.getTime() <= now.getTime() ? null : await grantIfNew(deps, scope, input, identity, endsAt, now);
     if (created) return { created: true, entitlement: created };
     // The grant exists (or ended already): the repeat's rules, under the existing entitlement's row lock.
+    await assertResourceExists(deps.db, scope, resource);
     const granted = await deps.db.transaction().execute(async (trx) => {
       const existing = await repo.findEntitlementByGrant(trx, scope, identity, { forUpdate: true });
       if (!existing) {

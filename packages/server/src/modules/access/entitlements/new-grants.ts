@@ -3,6 +3,7 @@ import type { Database } from '../../../db/database';
 import { Batcher } from '../../../core/batcher';
 import { emitPreparedEvents, type PreparedEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
+import { resourcesExist } from '../resources';
 import { insertEntitlementsIfNew } from './entitlements.repository';
 
 /** A grant that is new as far as the caller knows, with its `access.entitlement.granted` event built. */
@@ -12,13 +13,17 @@ export interface NewGrant {
   event: PreparedEvent;
 }
 
-type Outcome = { inserted: boolean } | { error: unknown };
+/** What became of a new grant: inserted, skipped because the same grant exists, or refused for want of its resource. */
+export type NewGrantResult = 'inserted' | 'exists' | 'no_resource';
 
-async function insertGrants(db: Database, grants: readonly NewGrant[]): Promise<boolean[]> {
+type Outcome = { result: NewGrantResult } | { error: unknown };
+
+async function insertGrants(db: Database, grants: readonly NewGrant[]): Promise<NewGrantResult[]> {
   return db.transaction().execute(async (trx) => {
-    const inserted = await insertEntitlementsIfNew(trx, grants.map((g) => g.row));
+    const present = await resourcesExist(trx, grants.map((g) => ({ scope: g.scope, resource: { type: g.row.resource_type, id: g.row.resource_id } })));
+    const inserted = await insertEntitlementsIfNew(trx, grants.filter((_, i) => present[i]).map((g) => g.row));
     await emitPreparedEvents(trx, grants.filter((g) => inserted.has(g.row.id)).map((g) => g.event));
-    return grants.map((g) => inserted.has(g.row.id));
+    return grants.map((g, i) => (!present[i] ? 'no_resource' : inserted.has(g.row.id) ? 'inserted' : 'exists'));
   });
 }
 
@@ -27,26 +32,26 @@ const batches = new WeakMap<Database, Batcher<NewGrant, Outcome>>();
 
 /**
  * Inserts a new grant and records its event in one transaction with the other new grants arriving meanwhile
- * (group commit: a few statements for many grants). Answers `false`, writing nothing, when the same grant
- * exists. A batch that fails (another grant's `external_id` taken, a deadlock) is tried again one grant at a
+ * (group commit: a few statements for many grants), once its live stream or asset is found. Writes nothing
+ * for a grant that exists or whose resource does not. A batch that fails (another grant's `external_id` taken, a deadlock) is tried again one grant at a
  * time, so a grant fails only for its own reason.
  */
-export async function insertNewGrant(db: Database, grant: NewGrant): Promise<boolean> {
+export async function insertNewGrant(db: Database, grant: NewGrant): Promise<NewGrantResult> {
   let batch = batches.get(db);
   if (!batch) {
     batch = new Batcher(async (grants) => {
       try {
-        return (await insertGrants(db, grants)).map((inserted) => ({ inserted }));
+        return (await insertGrants(db, grants)).map((result) => ({ result }));
       } catch (err) {
         if (grants.length === 1) return [{ error: err }];
         const out: Outcome[] = [];
-        for (const g of grants) out.push(await insertGrants(db, [g]).then(([inserted]) => ({ inserted: inserted! }), (error: unknown) => ({ error })));
+        for (const g of grants) out.push(await insertGrants(db, [g]).then(([result]) => ({ result: result! }), (error: unknown) => ({ error })));
         return out;
       }
-    });
+    }, { maxConcurrent: 4 });
     batches.set(db, batch);
   }
   const outcome = await batch.add(grant);
   if ('error' in outcome) throw outcome.error;
-  return outcome.inserted;
+  return outcome.result;
 }

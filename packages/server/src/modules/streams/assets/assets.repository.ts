@@ -28,6 +28,12 @@ export async function findAsset(db: Executor, scope: Scope, id: string, opts: { 
   return q.executeTakeFirst();
 }
 
+/** Of these ids, those of assets that exist (not deleted), with their tenant and environment. */
+export async function findAssetScopes(db: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('assets').select(['id', 'tenant_id', 'livemode']).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+}
+
 export async function findAssetByExternalId(db: Executor, scope: Scope, externalId: string) {
   return live(db, scope).where('external_id', '=', externalId).executeTakeFirst();
 }

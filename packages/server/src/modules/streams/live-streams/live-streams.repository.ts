@@ -21,6 +21,12 @@ export async function findLiveStream(db: Executor, scope: Scope, id: string, opt
   return q.executeTakeFirst();
 }
 
+/** Of these ids, those of live streams that exist (not deleted), with their tenant and environment. */
+export async function findLiveStreamScopes(db: Executor, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('live_streams').select(['id', 'tenant_id', 'livemode']).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+}
+
 export async function findLiveStreamByExternalId(db: Executor, scope: Scope, externalId: string) {
   return live(db, scope).selectAll().where('external_id', '=', externalId).executeTakeFirst();
 }
