@@ -113,6 +113,19 @@ describe('opening a session', () => {
     expectStatus(await e.openFor('a'), 201);
   });
 
+  it('opens at once on a disabled stream are each refused in their own answer', async () => {
+    const e = await entitled(t);
+    expectStatus(await server(t, e.sk).post(`/v1/streams/live_streams/${e.stream.id}/disable`), 200);
+    const refused = await Promise.all(Array.from({ length: 8 }, (_, i) => e.openFor(`device-${i}`)));
+    for (const res of refused) {
+      expectError(res, 409, 'stream_disabled');
+      expect(res.body.error.request_id).toBe(res.headers['request-id']);
+    }
+    expect(new Set(refused.map((r) => r.body.error.request_id)).size).toBe(8);
+    expectStatus(await server(t, e.sk).post(`/v1/streams/live_streams/${e.stream.id}/enable`), 200);
+    expectStatus(await e.openFor('device-0'), 201);
+  });
+
   it('answers 403 access_denied with every reason', async () => {
     const s = await viewerSetup(t);
     const start = now(t);

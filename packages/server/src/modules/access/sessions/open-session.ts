@@ -32,7 +32,7 @@ function openInBatch(db: Database, item: repo.OpenItem): Promise<repo.OpenRefusa
         for (const item of items) out.push(...(await repo.openSessions(db, [item])));
         return out;
       }
-    });
+    }, { maxConcurrent: 4 });
     batches.set(db, batch);
   }
   return batch.add(item);

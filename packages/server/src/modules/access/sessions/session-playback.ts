@@ -4,8 +4,8 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 // Assets answer `assertPlayable` through the owner this module registers.
 import '../../streams/assets/asset-playback-owner';
-import { ownerOf } from '../../streams/playback-ids/playback-owners';
-import { listPlaybackIdRefs } from '../../streams/playback-ids/playback-ids.repository';
+import { ownerOf, type Playable } from '../../streams/playback-ids/playback-owners';
+import { listPlaybackIdRefs, type PlaybackIdRef } from '../../streams/playback-ids/playback-ids.repository';
 import { linkForPlayable } from '../../streams/playback-ids/playback-ids.service';
 import { signPlaybackToken } from '../../streams/playback-ids/playback-tokens';
 import type { AccessDeps } from '../access-deps';
@@ -29,16 +29,41 @@ export const sessionTimes = (now: Date) => {
   return { expiresAt, linkExpiresAt: new Date(expiresAt.getTime() + linkGraceSeconds * 1000) };
 };
 
+/** What a session open reads about its resource: whether it plays, and its playback ids. */
+interface ResourcePlayback {
+  playable: PromiseSettledResult<Playable>;
+  refs: PromiseSettledResult<PlaybackIdRef[]>;
+}
+
+/**
+ * Reads of a resource's playback in flight, by scope and resource. A show's viewers open at once: an open
+ * arriving while the same read runs takes its answer instead of reading again. It may thus miss a change
+ * that committed while that read ran, as if it had arrived a moment earlier; nothing is kept after the read.
+ */
+const reading = new Map<string, Promise<ResourcePlayback>>();
+
+function readResourcePlayback(deps: AccessDeps, scope: Scope, resource: AccessResource): Promise<ResourcePlayback> {
+  const key = `${scope.tenantId}:${scope.livemode}:${resource.id}`;
+  let pending = reading.get(key);
+  if (!pending) {
+    // Both reads at once; the resource's own refusal (404, not playable) comes first.
+    pending = Promise.allSettled([
+      ownerOf(resource.id).assertPlayable(deps.db, scope, resource.id),
+      listPlaybackIdRefs(deps.db, scope, [resource.id]).then((m) => m.get(resource.id) ?? []),
+    ])
+      .then(([playable, refs]) => ({ playable, refs }))
+      .finally(() => reading.delete(key));
+    reading.set(key, pending);
+  }
+  return pending;
+}
+
 /**
  * The resource's playback for a new session: `404` when it is not the caller's, `409 stream_disabled`,
  * `409 asset_not_ready`, `409 no_playback_id`; a signed playback id is preferred over a public one.
  */
 export async function openPlayback(deps: AccessDeps, scope: Scope, resource: AccessResource, linkExpiresAt: Date): Promise<SessionPlayback> {
-  // Both reads at once; the resource's own refusal (404, not playable) comes first.
-  const [playable, refs] = await Promise.allSettled([
-    ownerOf(resource.id).assertPlayable(deps.db, scope, resource.id),
-    listPlaybackIdRefs(deps.db, scope, [resource.id]).then((m) => m.get(resource.id) ?? []),
-  ]);
+  const { playable, refs } = await readResourcePlayback(deps, scope, resource);
   if (playable.status === 'rejected') throw playable.reason;
   if (refs.status === 'rejected') throw refs.reason;
   const chosen = refs.value.find((r) => r.policy === 'signed') ?? refs.value[0];
