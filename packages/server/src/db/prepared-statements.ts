@@ -23,12 +23,25 @@ function nameOf(text: string): string | undefined {
  * planning its half-dozen statements. Statements without parameters (`begin`, `commit`) run as they are.
  */
 export class PreparingClient extends pg.Client {
+  /**
+   * Statements this connection prepared before a migration changed their tables' columns: PostgreSQL refuses
+   * to run them again (`cached plan must not change result type`), so they run unnamed from then on.
+   */
+  private readonly stale = new Set<string>();
+
   // pg's overloads cannot be restated in a subclass; the arguments are passed through as they came.
   override query(...args: unknown[]): never {
     const [text, values] = args;
+    // Only the promise form (Kysely's): a call with a callback is passed through as it came.
     if (typeof text === 'string' && Array.isArray(values) && values.length > 0 && args.length === 2) {
       const name = nameOf(text);
-      if (name) return (super.query as (...a: unknown[]) => never)({ name, text, values });
+      if (name && !this.stale.has(name)) {
+        const running = (super.query as (...a: unknown[]) => Promise<unknown>)({ name, text, values });
+        return running.catch((err: { code?: string }) => {
+          if (err?.code === '0A000') this.stale.add(name);
+          throw err;
+        }) as never;
+      }
     }
     return (super.query as (...a: unknown[]) => never)(...args);
   }
