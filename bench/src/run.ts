@@ -1,7 +1,7 @@
 // `pnpm bench`: the hot paths against this machine's ceilings. See docs/benchmarks.md for the last figures.
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'big-history': { type: 'string', default: '1000000' },
     'webhook-rate': { type: 'string', default: '1200' },
+    /** More Node flags for the server process, after those of its `start` script (e.g. `--max-old-space-size=1024`). */
+    'node-flags': { type: 'string' },
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
     'cpu-prof': { type: 'boolean', default: false },
     /** The whole run stops itself after this many seconds, whatever it is doing. */
@@ -49,6 +51,14 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
       await c.end();
     },
   };
+}
+
+/** The Node flags `pnpm start` runs the server with: those of packages/server's `start` script. */
+function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'packages/server/package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /\bnode((?:\s+--\S+)*)\s+dist\/main\.js/.exec(pkg.scripts.start);
+  if (!flags) throw new Error('bench: cannot read how packages/server/package.json starts dist/main.js');
+  return flags[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
 /** A port free right now, for a server whose own log is too quiet (`warn`) to announce it. */
@@ -79,8 +89,12 @@ async function main() {
   // Request logs (pino at `info`) would be measured too; production sets its own level.
   const svc = await start(
     process.execPath,
-    // As `pnpm start` runs it (packages/server/package.json).
-    [...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), 'dist/main.js'],
+    [
+      ...startFlags(),
+      ...(values['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
+      ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+      'dist/main.js',
+    ],
     {
       DATABASE_URL: database.url,
       PORT: String(port),
