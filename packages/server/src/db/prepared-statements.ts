@@ -1,24 +1,36 @@
 import pg from 'pg';
 
 /**
- * How many distinct statements a process prepares. Kysely's statements are few and fixed (only `in (…)` lists
- * of varying length make new texts), so this is never reached in practice; past it, statements run unnamed.
+ * How many distinct statements a process prepares, each kept by every pooled connection's backend with its
+ * plan. The hot statements are a few dozen; past the bound, statements run unnamed.
  */
-const MAX_PREPARED = 1000;
+const MAX_PREPARED = 500;
+/** A statement is prepared the third time it is run: one-off texts (an `in (…)` list of a rare length) never are. */
+const PREPARE_AFTER = 3;
+const MAX_SIGHTINGS = 10_000;
 
 const names = new Map<string, string>();
+const sightings = new Map<string, number>();
 
 function nameOf(text: string): string | undefined {
   const known = names.get(text);
   if (known !== undefined || names.size >= MAX_PREPARED) return known;
+  const seen = (sightings.get(text) ?? 0) + 1;
+  if (seen < PREPARE_AFTER) {
+    // Only counts: forgetting them all now and then costs a few statements being prepared later.
+    if (sightings.size >= MAX_SIGHTINGS) sightings.clear();
+    sightings.set(text, seen);
+    return undefined;
+  }
+  sightings.delete(text);
   const name = `svc_${names.size + 1}`;
   names.set(text, name);
   return name;
 }
 
 /**
- * A `pg` client that runs each parameterised statement as a named prepared statement, once parsed per
- * connection. PostgreSQL then neither parses nor (after a few runs, when a generic plan is as good) plans
+ * A `pg` client that runs each parameterised statement it has seen a few times as a named prepared statement,
+ * once parsed per connection. PostgreSQL then neither parses nor (after a few runs, when a generic plan is as good) plans
  * the hot statements again: for a session open, most of the database's work per request was parsing and
  * planning its half-dozen statements. Statements without parameters (`begin`, `commit`) run as they are.
  */
