@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aloneOnDeadlock, Batcher } from './batcher';
+import { aloneOnDeadlock, aloneOnFailure, Batcher } from './batcher';
 
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 
@@ -59,5 +59,25 @@ describe('aloneOnDeadlock', () => {
       throw new Error('connection lost');
     });
     await expect(flush([1, 2])).rejects.toThrow('connection lost');
+  });
+});
+
+describe('aloneOnFailure', () => {
+  it('runs the items of a failed batch one at a time, and fails only the caller whose item fails alone', async () => {
+    const calls: string[][] = [];
+    const b = new Batcher<string, string>(
+      aloneOnFailure(async (items: string[]) => {
+        calls.push(items);
+        if (items.includes('bad')) throw new Error(`refused ${items.join(',')}`);
+        return items.map((i) => i.toUpperCase());
+      }),
+    );
+    const results = await Promise.allSettled(['a', 'bad', 'c'].map((i) => b.add(i)));
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 'A' },
+      { status: 'rejected', reason: new Error('refused bad') },
+      { status: 'fulfilled', value: 'C' },
+    ]);
+    expect(calls).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
   });
 });

@@ -1,10 +1,16 @@
+/** A flush's answer for one item that failed on its own: its caller is rejected with `error`, the others answered. */
+export class ItemFailure {
+  constructor(readonly error: unknown) {}
+}
+
 /**
  * Group commit for hot writes: calls made while a flush is running wait and go out together as the next
  * one, so N concurrent requests cost one statement instead of N, and a lone request still goes out at
  * once (no timer, no added delay when idle). Each caller gets its own item's result; a failed flush
  * rejects every caller in it.
  *
- * `flush` receives the items in arrival order and returns one result per item, in the same order.
+ * `flush` receives the items in arrival order and returns one result per item, in the same order (an
+ * `ItemFailure` rejects that item's caller only).
  */
 export class Batcher<I, O> {
   private queue: Array<{ item: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
@@ -12,7 +18,7 @@ export class Batcher<I, O> {
   private scheduled = false;
 
   constructor(
-    private readonly flush: (items: I[]) => Promise<O[]>,
+    private readonly flush: (items: I[]) => Promise<Array<O | ItemFailure>>,
     private readonly options: { maxItems?: number; maxConcurrent?: number } = {},
   ) {}
 
@@ -39,7 +45,11 @@ export class Batcher<I, O> {
     this.running += 1;
     try {
       const results = await this.flush(batch.map((b) => b.item));
-      batch.forEach((b, i) => b.resolve(results[i]!));
+      batch.forEach((b, i) => {
+        const result = results[i];
+        if (result instanceof ItemFailure) b.reject(result.error);
+        else b.resolve(result as O);
+      });
     } catch (err) {
       for (const b of batch) b.reject(err);
     } finally {
@@ -64,6 +74,23 @@ export const aloneOnDeadlock =
       if ((err as { code?: string }).code !== DEADLOCK || items.length === 1) throw err;
       const out: O[] = [];
       for (const item of items) out.push(...(await flush([item])));
+      return out;
+    }
+  };
+
+/**
+ * A flush that, when the whole batch fails (a deadlock, or one item's fault such as a unique violation), runs
+ * each item again alone: an item that still fails rejects only its own caller.
+ */
+export const aloneOnFailure =
+  <I, O>(flush: (items: I[]) => Promise<O[]>) =>
+  async (items: I[]): Promise<Array<O | ItemFailure>> => {
+    try {
+      return await flush(items);
+    } catch (err) {
+      if (items.length === 1) return [new ItemFailure(err)];
+      const out: Array<O | ItemFailure> = [];
+      for (const item of items) out.push(await flush([item]).then(([result]) => result!, (error: unknown) => new ItemFailure(error)));
       return out;
     }
   };

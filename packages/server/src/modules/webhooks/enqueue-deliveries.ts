@@ -55,7 +55,9 @@ export async function recordAndDeliver(trx: Transaction<DB>, events: readonly Pr
       .map((endpoint): NewDelivery => ({ id: newId('webhook_delivery'), endpoint_id: endpoint.id, event_id: event.envelope.id, kind: 'event' }));
     if (rows.length === 0) return;
     const key = `${event.scope.tenantId}:${event.scope.livemode}`;
-    byScope.set(key, { scope: event.scope, rows: [...(byScope.get(key)?.rows ?? []), ...rows] });
+    const group = byScope.get(key) ?? { scope: event.scope, rows: [] };
+    group.rows.push(...rows);
+    byScope.set(key, group);
     // A job per event: its deliveries go to different endpoints, which a worker attempts side by side.
     jobs.push(...deliveryJobs(rows.map((r) => r.id)));
   });

@@ -1,6 +1,6 @@
 import type { EntitlementRow } from '../../../db/access.schema';
 import type { Database } from '../../../db/database';
-import { Batcher } from '../../../core/batcher';
+import { aloneOnFailure, Batcher } from '../../../core/batcher';
 import { emitPreparedEvents, type PreparedEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
 import { resourcesExist } from '../resources';
@@ -16,8 +16,6 @@ export interface NewGrant {
 /** What became of a new grant: inserted, skipped because the same grant exists, or refused for want of its resource. */
 export type NewGrantResult = 'inserted' | 'exists' | 'no_resource';
 
-type Outcome = { result: NewGrantResult } | { error: unknown };
-
 async function insertGrants(db: Database, grants: readonly NewGrant[]): Promise<NewGrantResult[]> {
   return db.transaction().execute(async (trx) => {
     const present = await resourcesExist(trx, grants.map((g) => ({ scope: g.scope, resource: { type: g.row.resource_type, id: g.row.resource_id } })));
@@ -28,30 +26,19 @@ async function insertGrants(db: Database, grants: readonly NewGrant[]): Promise<
 }
 
 // One batch per connection pool, as for heartbeats and session opens.
-const batches = new WeakMap<Database, Batcher<NewGrant, Outcome>>();
+const batches = new WeakMap<Database, Batcher<NewGrant, NewGrantResult>>();
 
 /**
  * Inserts a new grant and records its event in one transaction with the other new grants arriving meanwhile
  * (group commit: a few statements for many grants), once its live stream or asset is found. Writes nothing
- * for a grant that exists or whose resource does not. A batch that fails (another grant's `external_id` taken, a deadlock) is tried again one grant at a
- * time, so a grant fails only for its own reason.
+ * for a grant that exists or whose resource does not. A batch that fails (another grant's `external_id`
+ * taken, a deadlock) is tried again one grant at a time, so a grant fails only for its own reason.
  */
-export async function insertNewGrant(db: Database, grant: NewGrant): Promise<NewGrantResult> {
+export function insertNewGrant(db: Database, grant: NewGrant): Promise<NewGrantResult> {
   let batch = batches.get(db);
   if (!batch) {
-    batch = new Batcher(async (grants) => {
-      try {
-        return (await insertGrants(db, grants)).map((result) => ({ result }));
-      } catch (err) {
-        if (grants.length === 1) return [{ error: err }];
-        const out: Outcome[] = [];
-        for (const g of grants) out.push(await insertGrants(db, [g]).then(([result]) => ({ result: result! }), (error: unknown) => ({ error })));
-        return out;
-      }
-    }, { maxConcurrent: 4 });
+    batch = new Batcher(aloneOnFailure((grants: NewGrant[]) => insertGrants(db, grants)), { maxConcurrent: 4 });
     batches.set(db, batch);
   }
-  const outcome = await batch.add(grant);
-  if ('error' in outcome) throw outcome.error;
-  return outcome.result;
+  return batch.add(grant);
 }

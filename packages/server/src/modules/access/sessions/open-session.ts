@@ -1,7 +1,7 @@
 import type { AccessSession, OpenSessionInput } from '@svc/contract';
 import type { AccessSessionRow, EntitlementRow } from '../../../db/access.schema';
 import type { Database } from '../../../db/database';
-import { Batcher } from '../../../core/batcher';
+import { aloneOnFailure, Batcher } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
@@ -21,18 +21,9 @@ const batches = new WeakMap<Database, Batcher<repo.OpenItem, repo.OpenRefusal | 
 function openInBatch(db: Database, item: repo.OpenItem): Promise<repo.OpenRefusal | null> {
   let batch = batches.get(db);
   if (!batch) {
-    // A batch PostgreSQL aborts (a deadlock with a heartbeat batch, or any fault of one open) is sent again
-    // one open at a time, so an open fails only for its own reason.
-    batch = new Batcher(async (items) => {
-      try {
-        return await repo.openSessions(db, items);
-      } catch (err) {
-        if (items.length === 1) throw err;
-        const out: Array<repo.OpenRefusal | null> = [];
-        for (const item of items) out.push(...(await repo.openSessions(db, [item])));
-        return out;
-      }
-    }, { maxConcurrent: 4 });
+    // A call PostgreSQL aborts (a deadlock with a heartbeat batch, or any fault of one open) is made again one
+    // open at a time, so an open fails only for its own reason.
+    batch = new Batcher(aloneOnFailure((items: repo.OpenItem[]) => repo.openSessions(db, items)), { maxConcurrent: 4 });
     batches.set(db, batch);
   }
   return batch.add(item);
