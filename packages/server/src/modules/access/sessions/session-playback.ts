@@ -1,6 +1,7 @@
 import { ACCESS_LIMITS, type SessionGrant } from '@svc/contract';
 import type { AccessSessionRow } from '../../../db/access.schema';
 import { ApiError } from '../../../core/errors';
+import { InFlight } from '../../../core/in-flight';
 import type { Scope } from '../../../core/scope';
 // Assets answer `assertPlayable` through the owner this module registers.
 import '../../streams/assets/asset-playback-owner';
@@ -40,22 +41,17 @@ interface ResourcePlayback {
  * arriving while the same read runs takes its answer instead of reading again. It may thus miss a change
  * that committed while that read ran, as if it had arrived a moment earlier; nothing is kept after the read.
  */
-const reading = new Map<string, Promise<ResourcePlayback>>();
+const reading = new InFlight<ResourcePlayback>();
 
 function readResourcePlayback(deps: AccessDeps, scope: Scope, resource: AccessResource): Promise<ResourcePlayback> {
   const key = `${scope.tenantId}:${scope.livemode}:${resource.id}`;
-  let pending = reading.get(key);
-  if (!pending) {
-    // Both reads at once; the resource's own refusal (404, not playable) comes first.
-    pending = Promise.allSettled([
+  // Both reads at once; the resource's own refusal (404, not playable) comes first.
+  return reading.run(key, () =>
+    Promise.allSettled([
       ownerOf(resource.id).assertPlayable(deps.db, scope, resource.id),
       listPlaybackIdRefs(deps.db, scope, [resource.id]).then((m) => m.get(resource.id) ?? []),
-    ])
-      .then(([playable, refs]) => ({ playable, refs }))
-      .finally(() => reading.delete(key));
-    reading.set(key, pending);
-  }
-  return pending;
+    ]).then(([playable, refs]) => ({ playable, refs })),
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import type { PlaybackIdRow, PlaybackSigningKeyRow } from '../../../db/streams-l
 import { isUniqueViolation } from '../../../core/db-errors';
 import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
+import { InFlight } from '../../../core/in-flight';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
 import { fingerprintOf } from '../signing-keys/signing-keys.service';
@@ -44,7 +45,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
 }
 
 /** Keys being looked up or made, by scope and network: requests arriving meanwhile wait for the same one. */
-const pendingSystemKeys = new Map<string, Promise<PlaybackSigningKeyRow>>();
+const pendingSystemKeys = new InFlight<PlaybackSigningKeyRow>();
 
 /**
  * The service's own signing key for the scope and network, made on first use. Within a process the first
@@ -56,12 +57,8 @@ async function systemKey(deps: StreamsDeps, scope: Scope, provider: string): Pro
   const cacheKey = `${scope.tenantId}:${scope.livemode}:${provider}`;
   const known = systemKeys.get(cacheKey);
   if (known) return known;
-  let pending = pendingSystemKeys.get(cacheKey);
-  if (!pending) {
-    pending = findOrMakeSystemKey(deps, scope, provider).finally(() => pendingSystemKeys.delete(cacheKey));
-    pendingSystemKeys.set(cacheKey, pending);
-  }
-  return remember(systemKeys, cacheKey, await pending);
+  const key = await pendingSystemKeys.run(cacheKey, () => findOrMakeSystemKey(deps, scope, provider));
+  return remember(systemKeys, cacheKey, key);
 }
 
 async function findOrMakeSystemKey(deps: StreamsDeps, scope: Scope, provider: string): Promise<PlaybackSigningKeyRow> {
