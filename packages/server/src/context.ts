@@ -25,6 +25,7 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     db,
     log,
     credentials: new CredentialCache(listener),
+    auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
     entitlementCache: new EntitlementCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),

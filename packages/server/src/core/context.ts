@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { CredentialCache } from './auth/credential-cache';
+import type { AuthSlots } from './auth/credential-resolver';
 import type { CustomerTokenKeyCache } from './auth/customer-token-keys';
 import type { RateLimits } from './rate-limit';
 import type { JobQueue } from '../jobs/queue';
@@ -16,6 +17,8 @@ export interface AppContext {
   db: Database;
   log: Logger;
   credentials: CredentialCache;
+  /** What modules plug into authentication (access tokens, tenant codes); filled as modules are installed. */
+  auth: AuthSlots;
   /** Customer token keys (Access), cached like API keys and dropped on revocation by every process. */
   customerTokenKeys: CustomerTokenKeyCache;
   /** Entitlements by customer and resource (Access checks and session opens), dropped on change by every process. */

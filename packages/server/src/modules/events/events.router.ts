@@ -1,13 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { AppContext } from '../../core/context';
-import { keyPrincipal } from '../../core/principal';
+import { actorOf } from '../../core/principal';
 import { getEvent, listEvents } from './events.service';
 
 const s = initServer();
 
 export const eventsRouter = ({ db }: AppContext) =>
   s.router(contract.events, {
-    list: async ({ query, req }) => ({ status: 200, body: await listEvents(db, keyPrincipal(req).scope, query) }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await getEvent(db, keyPrincipal(req).scope, params.id) } }),
+    list: async ({ query, req }) => ({ status: 200, body: await listEvents(db, actorOf(req).scope, query) }),
+    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await getEvent(db, actorOf(req).scope, params.id) } }),
   });
