@@ -6,7 +6,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createContext } from '../src/context';
 import type { AppContext } from '../src/core/context';
-import { createTenant } from '../src/modules/tenants/tenants.service';
+import { createTenant } from '../src/modules/platform/tenants/tenants.service';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from './databases';
 
 export const OPERATOR_TOKEN = 'op_test_token_0123456789abcdefghijklmnop';

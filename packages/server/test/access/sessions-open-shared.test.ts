@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { activeSessions, entitled, expectError, expectStatus, now, server, useAccessTestServer } from './access-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useAccessTestServer();
 
@@ -20,7 +21,7 @@ describe('opens arriving together', () => {
 
   it("a show's first opens, all at once, make one playback signing key", async () => {
     const e = await entitled(t);
-    const made = vi.spyOn(t.ctx.videoNetworks.byProvider('simulated'), 'createSigningKey');
+    const made = vi.spyOn(videoNetworksPart.of(t.ctx).byProvider('simulated'), 'createSigningKey');
     try {
       const opened = await Promise.all(Array.from({ length: 10 }, (_, i) => e.openFor(`device-${i}`)));
       for (const res of opened) expectStatus(res, 201);

@@ -6,6 +6,7 @@ import { CredentialCache } from '../../src/core/auth/credential-cache';
 import { CustomerTokenKeyCache } from '../../src/core/auth/customer-token-keys';
 import { NotificationListener } from '../../src/core/notify';
 import { EntitlementCache } from '../../src/modules/access/entitlements/entitlement-cache';
+import { entitlementCachePart } from '../../src/modules/access';
 import { createDatabase, type Database } from '../../src/db/database';
 import { bearer, type TestServer } from '../harness';
 import { activeSessions, createAccessTestServer, entitled, expectStatus, sessionRow } from './access-fixtures';
@@ -24,13 +25,15 @@ beforeAll(async () => {
   t = await createAccessTestServer();
   listener = new NotificationListener(t.databaseUrl, t.ctx.log);
   ({ db: otherDb } = createDatabase(t.databaseUrl, 5));
-  otherApp = createApp({
+  const other = {
     ...t.ctx,
     db: otherDb,
     credentials: new CredentialCache(listener),
     customerTokenKeys: new CustomerTokenKeyCache(listener),
-    entitlementCache: new EntitlementCache(listener),
-  });
+    parts: new Map(t.ctx.parts),
+  };
+  entitlementCachePart.set(other, new EntitlementCache(listener));
+  otherApp = createApp(other);
   await listener.start();
 });
 afterAll(async () => {

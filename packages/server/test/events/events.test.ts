@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeOldEvents } from '../../src/modules/events/events.repository';
+import { purgeOldEvents } from '../../src/modules/webhooks/event-log/event-log.repository';
 import { bearer, createTestServer, type TestServer } from '../harness';
 import { emit } from '../webhooks/webhook-helpers';
 import { insertEndpointRow } from './event-fixtures';

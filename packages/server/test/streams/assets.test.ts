@@ -14,6 +14,7 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
 let t: TestServer;
 let keys: Keys;
@@ -305,9 +306,9 @@ describe('the video network behind assets', () => {
   let network: ScriptedNetwork;
   beforeAll(() => {
     network = new ScriptedNetwork(t.ctx.config.baseUrl);
-    t.ctx.videoNetworks.use(network);
+    videoNetworksPart.of(t.ctx).use(network);
   });
-  afterAll(() => t.ctx.videoNetworks.use(new SimulatedVideoNetwork(t.ctx.config.baseUrl)));
+  afterAll(() => videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl)));
 
   const assetCount = async () => (await t.ctx.db.selectFrom('assets').select('id').where('tenant_id', '=', tenantId).execute()).length;
 

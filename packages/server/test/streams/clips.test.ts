@@ -13,6 +13,7 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
 let t: TestServer;
 let keys: Keys;
@@ -104,11 +105,11 @@ describe('POST /v1/streams/assets/{id}/clips', () => {
   it('answers 422 provider_rejected and creates nothing when the network refuses the cut', async () => {
     const source = await readyAsset(t, keys.test.secret, 60);
     const before = await counts();
-    t.ctx.videoNetworks.use(new FailingClipNetwork(t.ctx.config.baseUrl));
+    videoNetworksPart.of(t.ctx).use(new FailingClipNetwork(t.ctx.config.baseUrl));
     try {
       expectError(await clip(source.id, { start_time: 0, end_time: 5 }), 422, 'provider_rejected');
     } finally {
-      t.ctx.videoNetworks.use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
+      videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
     }
     expect(await counts()).toEqual(before);
   });

@@ -3,6 +3,7 @@ import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulat
 import type { LiveInputSettings } from '../../src/modules/streams/network/video-network';
 import { createTestServer, type TestServer } from '../harness';
 import { client, createStream, expectError, expectStatus, setVideo, simulate, streamEvents } from './live-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
 let t: TestServer;
 let tenantId: string;
@@ -347,12 +348,12 @@ describe('a failing video network', () => {
   it('answers 502 provider_unavailable and changes nothing', async () => {
     const stream = await createStream(t, key);
     const before = await t.ctx.db.selectFrom('live_streams').select('id').execute();
-    t.ctx.videoNetworks.use(new BrokenNetwork(t.ctx.config.baseUrl));
+    videoNetworksPart.of(t.ctx).use(new BrokenNetwork(t.ctx.config.baseUrl));
     try {
       expectError(await api().post('/v1/streams/live_streams', {}), 502, 'provider_unavailable');
       expectError(await api().post(`/v1/streams/live_streams/${stream.id}/reset_stream_key`), 502, 'provider_unavailable');
     } finally {
-      t.ctx.videoNetworks.use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
+      videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
     }
     expect(await t.ctx.db.selectFrom('live_streams').select('id').execute()).toHaveLength(before.length);
     const after = expectStatus(await api().get(`/v1/streams/live_streams/${stream.id}`), 200).data;

@@ -7,7 +7,7 @@ import { QUEUE_NAMES } from '../../src/jobs/queue-names';
 import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
 import { cutMomentClip } from '../../src/modules/streams/moments/cut-moment-clip.job';
 import type { CutMomentClipJob } from '../../src/modules/streams/moments/moment-clips';
-import { createTenant } from '../../src/modules/tenants/tenants.service';
+import { createTenant } from '../../src/modules/platform/tenants/tenants.service';
 import { bearer, type TestServer } from '../harness';
 
 export type Keys = Awaited<ReturnType<TestServer['tenant']>>['keys'];

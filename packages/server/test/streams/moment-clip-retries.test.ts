@@ -14,6 +14,7 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
 let t: TestServer;
 let keys: Keys;
@@ -28,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(async () => {
   clock = manualClock(t, new Date('2026-04-01T18:00:00.000Z'));
-  t.ctx.videoNetworks.use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
+  videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
   await takeClipTries(t);
 });
 
@@ -37,7 +38,7 @@ const moment = async (id: string) => expectStatus(await api.get(`/v1/streams/mom
 describe('the moment clip retry schedule', () => {
   it('retries a failing cut after 30 s, 1, 2, 4, 8, 10 and 10 minutes, and fails after the 8th try', async () => {
     const network = new FailingClipNetwork(t.ctx.config.baseUrl);
-    t.ctx.videoNetworks.use(network);
+    videoNetworksPart.of(t.ctx).use(network);
     const stream = await createLiveStream(t, keys.test.secret);
     await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
     clock.advance(60);
@@ -125,7 +126,7 @@ describe('the moment clip retry schedule', () => {
   });
 
   it('stops retrying once the moment is cancelled', async () => {
-    t.ctx.videoNetworks.use(new FailingClipNetwork(t.ctx.config.baseUrl));
+    videoNetworksPart.of(t.ctx).use(new FailingClipNetwork(t.ctx.config.baseUrl));
     const stream = await createLiveStream(t, keys.test.secret);
     await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
     const created = expectStatus(await api.post(`/v1/streams/live_streams/${stream.id}/moments`, { type: 'x', clip_after_s: 5 }), 201).data;

@@ -1,12 +1,13 @@
 import type { Transaction } from 'kysely';
-import { eventTypeMatches, type EventEnvelope } from '@svc/contract';
+import { eventTypeMatches } from '@svc/contract';
 import { eventLogRow } from '../../core/events/record-event';
 import type { DB } from '../../db/schema';
 import { newId } from '../../core/ids';
 import type { Scope } from '../../core/scope';
 import { QUEUE_NAMES } from '../../jobs/queue-names';
 import { sendInTransaction, type TransactionalJob } from '../../jobs/send-in-transaction';
-import { insertQueuedDeliveries, recordEventsFindingEndpoints, type NewDelivery, type Notification } from './webhook-deliveries.repository';
+import type { PreparedEvent } from '../../core/events/event-subscribers';
+import { insertQueuedDeliveries, recordEventsFindingEndpoints, type NewDelivery } from './webhook-deliveries.repository';
 
 /** Deliveries a job attempts; `{deliveryId}` is the form of jobs queued by earlier versions. */
 export type DeliverWebhookJob = { deliveryIds: string[] } | { deliveryId: string };
@@ -33,12 +34,6 @@ export async function queueDeliveries(trx: Transaction<DB>, scope: Scope, rows: 
   await sendInTransaction(trx, deliveryJobs(rows.map((r) => r.id)));
 }
 
-/** An event ready to record: its scope, its envelope, and a notification to send with it. */
-export interface PreparedEvent {
-  scope: Scope;
-  envelope: EventEnvelope;
-  notify?: Notification;
-}
 
 /**
  * Records the events and queues one delivery per enabled endpoint of each event's tenant and environment whose

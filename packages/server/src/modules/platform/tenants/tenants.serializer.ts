@@ -1,5 +1,5 @@
 import type { Tenant } from '@svc/contract';
-import type { TenantRow } from '../../db/schema';
+import type { TenantRow } from '../../../db/schema';
 
 export function serializeTenant(row: TenantRow): Tenant {
   return {

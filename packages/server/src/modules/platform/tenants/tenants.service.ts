@@ -1,9 +1,9 @@
 import { LIMITS, PRODUCTS, type CursorPageQuery, type Product } from '@svc/contract';
-import type { Database, Executor } from '../../db/database';
-import { notifyCredentialsChanged } from '../../core/auth/credential-cache';
-import { isUniqueViolation } from '../../core/db-errors';
-import { ApiError } from '../../core/errors';
-import { isIdOf, newId } from '../../core/ids';
+import type { Database, Executor } from '../../../db/database';
+import { notifyCredentialsChanged } from '../../../core/auth/credential-cache';
+import { isUniqueViolation } from '../../../core/db-errors';
+import { ApiError } from '../../../core/errors';
+import { isIdOf, newId } from '../../../core/ids';
 import { createInitialKeys } from '../keys/keys.service';
 import * as repo from './tenants.repository';
 import { serializeTenant } from './tenants.serializer';

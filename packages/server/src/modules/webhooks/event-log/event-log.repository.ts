@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
-import type { Executor } from '../../db/database';
-import type { DB } from '../../db/schema';
-import { paginate } from '../../core/pagination';
-import { scoped, type Scope } from '../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import { paginate } from '../../../core/pagination';
+import { scoped, type Scope } from '../../../core/scope';
 
 /** Events are kept, listed and fetched for this long, then purged. */
 export const EVENT_RETENTION_DAYS = 30;

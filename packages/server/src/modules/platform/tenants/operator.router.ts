@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
-import type { AppContext } from '../../core/context';
+import type { AppContext } from '../../../core/context';
 import * as tenants from './tenants.service';
 
 const s = initServer();

@@ -1,5 +1,5 @@
 import type { ApiKey } from '@svc/contract';
-import type { ApiKeyRow } from '../../db/schema';
+import type { ApiKeyRow } from '../../../db/schema';
 
 export function keyStatus(row: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now = Date.now()): ApiKey['status'] {
   if (row.revoked_at) return 'revoked';

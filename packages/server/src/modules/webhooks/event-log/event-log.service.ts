@@ -1,10 +1,10 @@
 import type { EventEnvelope, ListEventsQuerySchema } from '@svc/contract';
 import type { z } from 'zod';
-import { ApiError } from '../../core/errors';
-import { isIdOf } from '../../core/ids';
-import type { Scope } from '../../core/scope';
-import type { Executor } from '../../db/database';
-import * as repo from './events.repository';
+import { ApiError } from '../../../core/errors';
+import { isIdOf } from '../../../core/ids';
+import type { Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+import * as repo from './event-log.repository';
 
 type ListQuery = z.infer<typeof ListEventsQuerySchema>;
 

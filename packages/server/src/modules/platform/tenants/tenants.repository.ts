@@ -1,8 +1,8 @@
 import type { CursorPageQuery } from '@svc/contract';
-import type { Executor } from '../../db/database';
-import type { TenantRow, TenantsTable } from '../../db/schema';
+import type { Executor } from '../../../db/database';
+import type { TenantRow, TenantsTable } from '../../../db/schema';
 import type { Insertable, Updateable } from 'kysely';
-import { paginate, whereMetadata } from '../../core/pagination';
+import { paginate, whereMetadata } from '../../../core/pagination';
 
 // Tenants are the scope itself, so these queries are the operator's and take no tenant scope.
 

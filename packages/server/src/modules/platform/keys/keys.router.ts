@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
-import type { AppContext } from '../../core/context';
-import { actorOf } from '../../core/principal';
+import type { AppContext } from '../../../core/context';
+import { actorOf } from '../../../core/principal';
 import * as keys from './keys.service';
 
 const s = initServer();

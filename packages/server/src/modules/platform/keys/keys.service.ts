@@ -1,16 +1,16 @@
 import type { ApiKey, ApiKeyType, CreateApiKeySchema, Scope as ScopeName } from '@svc/contract';
 import type { z } from 'zod';
-import type { Database, Executor } from '../../db/database';
-import type { ApiKeyRow } from '../../db/schema';
-import { generateApiKey } from '../../core/auth/api-key-secret';
-import { hasScope } from '../../core/auth/authenticate';
-import { notifyCredentialsChanged } from '../../core/auth/credential-cache';
-import { isUniqueViolation } from '../../core/db-errors';
-import { ApiError } from '../../core/errors';
-import { expand, type ExpandSpec } from '../../core/expand';
-import { isIdOf, newId } from '../../core/ids';
-import type { KeyPrincipal } from '../../core/principal';
-import type { Scope } from '../../core/scope';
+import type { Database, Executor } from '../../../db/database';
+import type { ApiKeyRow } from '../../../db/schema';
+import { generateApiKey } from '../../../core/auth/api-key-secret';
+import { hasScope } from '../../../core/auth/authenticate';
+import { notifyCredentialsChanged } from '../../../core/auth/credential-cache';
+import { isUniqueViolation } from '../../../core/db-errors';
+import { ApiError } from '../../../core/errors';
+import { expand, type ExpandSpec } from '../../../core/expand';
+import { isIdOf, newId } from '../../../core/ids';
+import type { KeyPrincipal } from '../../../core/principal';
+import type { Scope } from '../../../core/scope';
 import * as repo from './keys.repository';
 import { keyStatus, serializeKey } from './keys.serializer';
 

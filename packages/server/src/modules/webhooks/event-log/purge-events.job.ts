@@ -1,6 +1,6 @@
-import type { Database } from '../../db/database';
-import type { JobDefinition } from '../../jobs/queue';
-import { purgeOldEvents } from './events.repository';
+import type { Database } from '../../../db/database';
+import type { JobDefinition } from '../../../jobs/queue';
+import { purgeOldEvents } from './event-log.repository';
 
 /** Deletes events older than 30 days (with their deliveries and attempts), hourly. */
 export const purgeEventsJob = (db: Database): JobDefinition => ({

@@ -1,8 +1,8 @@
 import type { PageNumberQuery } from '@svc/contract';
-import type { Executor } from '../../db/database';
-import type { ApiKeyRow, NewApiKeyRow } from '../../db/schema';
-import { paginateByNumber } from '../../core/pagination';
-import { scoped, type Scope } from '../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { ApiKeyRow, NewApiKeyRow } from '../../../db/schema';
+import { paginateByNumber } from '../../../core/pagination';
+import { scoped, type Scope } from '../../../core/scope';
 
 export type NewKey = Omit<NewApiKeyRow, 'tenant_id' | 'livemode'>;
 
