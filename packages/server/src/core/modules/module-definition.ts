@@ -23,13 +23,12 @@ export interface ModuleWorker {
 /**
  * A product module, as its folder's `index.ts` exports it. The app and the server build themselves from the
  * list in `modules/index.ts`; core never imports a module. What a module offers other modules is exported
- * from the same `index.ts`, the only file another module may import.
+ * from the same `index.ts`, the only file another module may import, and only if `.dependency-cruiser.cjs`
+ * lists the dependency.
  */
 export interface ModuleDefinition {
   /** The folder's name under `modules/`. */
   name: string;
-  /** Modules whose `index.ts` this one imports; `.dependency-cruiser.cjs` allows exactly these. */
-  uses?: readonly string[];
   /** Builds the module's long-lived parts on a new context (caches on the LISTEN connection, networks) and fills auth slots. */
   setup?(ctx: AppContext, listener: NotificationListener): void;
   /** The contract groups it serves. Routes are tried in the order of the module list. */

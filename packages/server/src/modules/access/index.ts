@@ -8,7 +8,6 @@ import { EntitlementCache } from './entitlements/entitlement-cache';
 /** Access: entitlements and checks, viewing sessions, customer token keys. Uses Streams for playback. */
 export const accessModule: ModuleDefinition = {
   name: 'access',
-  uses: ['streams'],
   setup: (ctx, listener) => entitlementCachePart.set(ctx, new EntitlementCache(listener)),
   routers: (ctx) => ({ access: accessRouter(ctx) }),
   jobs: (ctx) => accessJobs(accessDeps(ctx)),
