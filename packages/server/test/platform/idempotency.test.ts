@@ -363,7 +363,7 @@ describe('the purge job', () => {
         .set({ created_at: sql<Date>`now() - interval '25 hours'` })
         .where('tenant_id', '=', tenant.id)
         .execute();
-      expect(await queue.send('purge-idempotency-keys', {})).toBeTruthy();
+      expect(await queue.send(job, {})).toBeTruthy();
       const deadline = Date.now() + 20_000;
       let remaining = 1;
       while (remaining > 0 && Date.now() < deadline) {

@@ -3,7 +3,7 @@ import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { VideoNetworkRejection, type ClipInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
-import { QUEUE_NAMES } from '../../src/jobs/queue-names';
+import { cutMomentClipJobType } from '../../src/modules/streams/moments/moment-clips';
 import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
 import { cutMomentClip } from '../../src/modules/streams/moments/cut-moment-clip.job';
 import type { CutMomentClipJob } from '../../src/modules/streams/moments/moment-clips';
@@ -125,7 +125,7 @@ export interface QueuedClipTry {
 /** Takes the queued clip tries off pg-boss (no worker runs in these tests), earliest first. */
 export async function takeClipTries(t: TestServer): Promise<QueuedClipTry[]> {
   const { rows } = await sql<{ data: CutMomentClipJob; start_after: Date }>`
-    delete from pgboss.job where name = ${QUEUE_NAMES.cutMomentClip} and state = 'created' returning data, start_after`.execute(t.ctx.db);
+    delete from pgboss.job where name = ${cutMomentClipJobType.name} and state = 'created' returning data, start_after`.execute(t.ctx.db);
   return rows.map((r) => ({ data: r.data, startAfter: new Date(r.start_after) })).sort((a, b) => a.startAfter.getTime() - b.startAfter.getTime());
 }
 
