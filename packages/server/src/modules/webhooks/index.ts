@@ -11,7 +11,7 @@ import { WebhookWorker } from './webhook-worker';
  */
 export const webhooksModule: ModuleDefinition = {
   name: 'webhooks',
-  routers: (ctx) => ({ webhookEndpoints: webhookEndpointsRouter(ctx), events: eventLogRouter(ctx) }),
+  routers: (ctx) => ({ webhookEndpoints: webhookEndpointsRouter(ctx), eventLog: eventLogRouter(ctx) }),
   onEvents: recordAndDeliver,
   jobs: (ctx) => [purgeEventsJob(ctx.db)],
   worker: (ctx) => {

@@ -7,7 +7,7 @@ import { getEvent, listEvents } from './event-log.service';
 const s = initServer();
 
 export const eventLogRouter = ({ db }: AppContext) =>
-  s.router(contract.events, {
+  s.router(contract.eventLog, {
     list: async ({ query, req }) => ({ status: 200, body: await listEvents(db, actorOf(req).scope, query) }),
     retrieve: async ({ params, req }) => ({ status: 200, body: { data: await getEvent(db, actorOf(req).scope, params.id) } }),
   });

@@ -1,4 +1,4 @@
-import type { EventEnvelope, ListEventsQuerySchema } from '@svc/contract';
+import type { EventEnvelope, ListEventLogQuerySchema } from '@svc/contract';
 import type { z } from 'zod';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
@@ -6,7 +6,7 @@ import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import * as repo from './event-log.repository';
 
-type ListQuery = z.infer<typeof ListEventsQuerySchema>;
+type ListQuery = z.infer<typeof ListEventLogQuerySchema>;
 
 /** `created[...]` takes ISO 8601 or Unix seconds. */
 const instant = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? new Date(Number(v) * 1000) : new Date(v));

@@ -10,7 +10,7 @@ const c = initContract();
 /** An ISO 8601 timestamp or Unix seconds. */
 const InstantSchema = z.union([z.iso.datetime({ offset: true }), z.string().regex(/^\d{1,12}$/)]);
 
-export const ListEventsQuerySchema = CursorPageQuerySchema.extend({
+export const ListEventLogQuerySchema = CursorPageQuerySchema.extend({
   type: z
     .string()
     .max(100)
@@ -30,7 +30,11 @@ export const ListEventsQuerySchema = CursorPageQuerySchema.extend({
 
 const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'platform:read' });
 
-export const eventsContract = c.router(
+/**
+ * The event log (`evt_` ids), read with secret and restricted keys. Its paths are `/v1/events`; the group is
+ * named `eventLog` so that `events` names the ticketing product (docs/decisions.md, "The two /v1/events").
+ */
+export const eventLogContract = c.router(
   {
     list: {
       method: 'GET',
@@ -38,7 +42,7 @@ export const eventsContract = c.router(
       summary: 'List events',
       description:
         'The event log of the calling key\'s environment for the last 30 days, newest first. Events are kept 30 days, then purged.',
-      query: ListEventsQuerySchema,
+      query: ListEventLogQuerySchema,
       responses: { 200: cursorListOf(EventEnvelopeSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 422) },
       metadata: read,
     },
