@@ -45,7 +45,7 @@ describe('opening with a stale cached entitlement', () => {
     const e = await entitled(t);
     expectStatus(await e.openFor('a'), 201);
     await change(e.entitlement.id, { status: 'revoked' });
-    expectError(await e.openFor('b'), 403, 'access_denied', 'revoked');
+    expectError(await e.openFor('b'), 403, 'access_denied', { reason: 'revoked' });
     expect(await activeSessions(t, e.entitlement.id)).toEqual(['a']);
   });
 
@@ -53,7 +53,7 @@ describe('opening with a stale cached entitlement', () => {
     const e = await entitled(t, {}, { ends_at: new Date(now(t).getTime() + 3_600_000).toISOString() });
     expectStatus(await e.openFor('a'), 201);
     await change(e.entitlement.id, { ends_at: new Date(now(t).getTime() - 1000) });
-    expectError(await e.openFor('b'), 403, 'access_denied', 'expired');
+    expectError(await e.openFor('b'), 403, 'access_denied', { reason: 'expired' });
   });
 
   it('applies the limits it holds now, not the cached ones', async () => {

@@ -9,7 +9,7 @@ import { EntitlementCache } from '../../src/modules/access/entitlements/entitlem
 import { entitlementCachePart } from '../../src/modules/access';
 import { createDatabase, type Database } from '../../src/db/database';
 import { bearer, type TestServer } from '../harness';
-import { activeSessions, createAccessTestServer, entitled, expectStatus, sessionRow } from './access-fixtures';
+import { activeSessions, useAccessTestServer, entitled, expectStatus, sessionRow } from './access-fixtures';
 
 /**
  * Limits hold under concurrency because opening takes the entitlement's row lock (SELECT … FOR UPDATE) before
@@ -17,12 +17,11 @@ import { activeSessions, createAccessTestServer, entitled, expectStatus, session
  * pool and caches, standing in for another server process on the same database.
  */
 
-let t: TestServer;
+const t = useAccessTestServer();
 let otherApp: Express;
 let otherDb: Database;
 let listener: NotificationListener;
 beforeAll(async () => {
-  t = await createAccessTestServer();
   listener = new NotificationListener(t.databaseUrl, t.ctx.log);
   ({ db: otherDb } = createDatabase(t.databaseUrl, 5));
   const other = {
@@ -39,7 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await listener.stop();
   await otherDb.destroy();
-  await t.close();
 });
 
 const statuses = (results: request.Response[]) => results.map((r) => r.status).sort();

@@ -3,14 +3,10 @@ import { EVENT_TYPES } from '@svc/contract';
 import { sql } from 'kysely';
 import { emitEvent } from '../../src/core/events/emit-event';
 import type { Scope } from '../../src/core/scope';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import { insertEndpointRow } from './event-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 const streamObject = (id: string) => ({
   id,

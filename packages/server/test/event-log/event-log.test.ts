@@ -1,15 +1,11 @@
 import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeOldEvents } from '../../src/modules/webhooks/event-log/event-log.repository';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { emit } from '../webhooks/webhook-helpers';
 import { insertEndpointRow } from './event-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 const ids = (res: Response) => res.body.data.map((e: { id: string }) => e.id);
 const list = (key: string, query = '') => t.http().get(`/v1/events${query}`).set(bearer(key));

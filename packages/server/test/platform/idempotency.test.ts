@@ -4,13 +4,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeIdempotencyKeys, purgeIdempotencyKeysJob } from '../../src/jobs/purge-idempotency-keys.job';
 import { JobQueue } from '../../src/jobs/queue';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 const newKey = () => `idem-${randomUUID()}`;
 /** Rows are kept per caller (`["key", <api key id>, <Idempotency-Key>]`); the sent key is unique enough to find its row. */

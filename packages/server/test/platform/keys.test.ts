@@ -1,22 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { expectError } from '../kit/expect';
+import { bearer, useTestServer, type TestServer } from '../harness';
 
 type Key = Record<string, unknown> & { id: string; secret?: string };
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-function expectError(res: Response, status: number, code: string, type: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error).toMatchObject({ code, type });
-}
 
 const get = (key: string, path: string) => t.http().get(path).set(bearer(key));
 const create = (key: string, body: object) => t.http().post('/v1/keys').set(bearer(key)).send(body);
@@ -91,25 +83,25 @@ describe('POST /v1/keys', () => {
   it('requires scopes on restricted keys and refuses them on the others', async () => {
     const { keys } = await t.tenant();
     const missing = await create(keys.test.secret, { type: 'restricted' });
-    expectError(missing, 422, 'validation_failed', 'invalid_request_error');
+    expectError(missing, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(missing.body.error.details.scopes).toHaveLength(1);
     for (const type of ['secret', 'publishable']) {
       const res = await create(keys.test.secret, { type, scopes: ['platform:read'] });
-      expectError(res, 422, 'validation_failed', 'invalid_request_error');
+      expectError(res, 422, 'validation_failed', { type: 'invalid_request_error' });
       expect(res.body.error.param).toBe('scopes');
       expect(res.body.error.details).toHaveProperty('scopes');
     }
     const unknownScope = await create(keys.test.secret, { type: 'restricted', scopes: ['platform:admin'] });
-    expectError(unknownScope, 422, 'validation_failed', 'invalid_request_error');
+    expectError(unknownScope, 422, 'validation_failed', { type: 'invalid_request_error' });
   });
 
   it('refuses an expiry in the past and a malformed IP allowlist', async () => {
     const { keys } = await t.tenant();
     const past = await create(keys.test.secret, { type: 'secret', expires_at: new Date(Date.now() - 1000).toISOString() });
-    expectError(past, 422, 'validation_failed', 'invalid_request_error');
+    expectError(past, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(past.body.error.details).toHaveProperty('expires_at');
     const badIp = await create(keys.test.secret, { type: 'secret', ip_allowlist: ['not-an-ip'] });
-    expectError(badIp, 422, 'validation_failed', 'invalid_request_error');
+    expectError(badIp, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(Object.keys(badIp.body.error.details)[0]).toMatch(/^ip_allowlist/);
   });
 
@@ -117,7 +109,7 @@ describe('POST /v1/keys', () => {
     const { keys } = await t.tenant();
     await createKey(keys.test.secret, { type: 'secret', external_id: 'ci-key' });
     const dup = await create(keys.test.secret, { type: 'publishable', external_id: 'ci-key' });
-    expectError(dup, 409, 'external_id_taken', 'invalid_request_error');
+    expectError(dup, 409, 'external_id_taken', { type: 'invalid_request_error' });
     expect(dup.body.error.param).toBe('external_id');
     await createKey(keys.live.secret, { type: 'secret', external_id: 'ci-key' });
   });
@@ -125,14 +117,14 @@ describe('POST /v1/keys', () => {
   it('enforces the metadata limits per key', async () => {
     const { keys } = await t.tenant();
     const tooMany = await create(keys.test.secret, { type: 'secret', metadata: metadataOf(51) });
-    expectError(tooMany, 422, 'validation_failed', 'invalid_request_error');
+    expectError(tooMany, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(tooMany.body.error.details).toHaveProperty(['metadata']);
     const longKey = 'k'.repeat(41);
     const keyTooLong = await create(keys.test.secret, { type: 'secret', metadata: { [longKey]: 'v' } });
-    expectError(keyTooLong, 422, 'validation_failed', 'invalid_request_error');
+    expectError(keyTooLong, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(keyTooLong.body.error.details).toHaveProperty([`metadata.${longKey}`]);
     const valueTooLong = await create(keys.test.secret, { type: 'secret', metadata: { colour: 'x'.repeat(501) } });
-    expectError(valueTooLong, 422, 'validation_failed', 'invalid_request_error');
+    expectError(valueTooLong, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(valueTooLong.body.error.details).toHaveProperty(['metadata.colour']);
 
     const atLimits = { ...metadataOf(49), ['k'.repeat(40)]: 'x'.repeat(500) };
@@ -161,7 +153,7 @@ describe('GET /v1/keys', () => {
 
   it.each(['per_page=101', 'per_page=0', 'page=0', 'page=abc'])('refuses %s', async (query) => {
     const { keys } = await t.tenant();
-    expectError(await get(keys.test.secret, `/v1/keys?${query}`), 422, 'validation_failed', 'invalid_request_error');
+    expectError(await get(keys.test.secret, `/v1/keys?${query}`), 422, 'validation_failed', { type: 'invalid_request_error' });
   });
 });
 
@@ -173,15 +165,15 @@ describe('GET /v1/keys/{id} and /v1/keys/external/{external_id}', () => {
     expect(byExternal.status).toBe(200);
     expect(byExternal.body.data).toMatchObject({ id: key.id, external_id: 'deploy-bot', metadata: { team: 'ops' } });
     expect(byExternal.body.data).not.toHaveProperty('secret');
-    expectError(await get(keys.test.secret, '/v1/keys/external/nobody'), 404, 'resource_not_found', 'invalid_request_error');
+    expectError(await get(keys.test.secret, '/v1/keys/external/nobody'), 404, 'resource_not_found', { type: 'invalid_request_error' });
   });
 
   it.each(['ls_123', 'key_01jzzzzzzzzzzzzzzzzzzzzzzz', 'nonsense'])('answers 404 for %s', async (id) => {
     const { keys } = await t.tenant();
     const res = await get(keys.test.secret, `/v1/keys/${id}`);
-    expectError(res, 404, 'resource_not_found', 'invalid_request_error');
-    expectError(await revoke(keys.test.secret, id), 404, 'resource_not_found', 'invalid_request_error');
-    expectError(await roll(keys.test.secret, id), 404, 'resource_not_found', 'invalid_request_error');
+    expectError(res, 404, 'resource_not_found', { type: 'invalid_request_error' });
+    expectError(await revoke(keys.test.secret, id), 404, 'resource_not_found', { type: 'invalid_request_error' });
+    expectError(await roll(keys.test.secret, id), 404, 'resource_not_found', { type: 'invalid_request_error' });
   });
 });
 
@@ -223,9 +215,9 @@ describe('expand', () => {
   it.each(['owner', 'created_by.owner', 'created_by.created_by.created_by'])('refuses the path %s', async (path) => {
     const { root, child } = await chain();
     const res = await get(root, `/v1/keys/${child.id}?expand[]=${path}`);
-    expectError(res, 400, 'invalid_expand_path', 'invalid_request_error');
+    expectError(res, 400, 'invalid_expand_path', { type: 'invalid_request_error' });
     expect(res.body.error.param).toBe(path);
-    expectError(await get(root, `/v1/keys?expand[]=${path}`), 400, 'invalid_expand_path', 'invalid_request_error');
+    expectError(await get(root, `/v1/keys?expand[]=${path}`), 400, 'invalid_expand_path', { type: 'invalid_request_error' });
   });
 });
 
@@ -240,7 +232,7 @@ describe('DELETE /v1/keys/{id}', () => {
     expect(res.body.data).toMatchObject({ id: key.id, status: 'revoked' });
     expect(res.body.data).not.toHaveProperty('secret');
     expect(Date.parse(res.body.data.revoked_at)).toBeGreaterThan(Date.now() - 10_000);
-    expectError(await get(key.secret, '/v1/keys'), 401, 'api_key_revoked', 'authentication_error');
+    expectError(await get(key.secret, '/v1/keys'), 401, 'api_key_revoked', { type: 'authentication_error' });
 
     const again = await revoke(keys.test.secret, key.id);
     expect(again.status).toBe(200);
@@ -265,7 +257,7 @@ describe('POST /v1/keys/{id}/roll', () => {
     expect(rolled.secret).toMatch(/^rk_test_[0-9A-Za-z]{40}$/);
     expect(rolled).toMatchObject({ type: 'restricted', scopes: ['platform:write'], name: 'ci', ip_allowlist: ['127.0.0.0/8'], metadata: { a: 'b' }, status: 'active', expires_at: null });
     expect((await get(rolled.secret, '/v1/keys')).status).toBe(200);
-    expectError(await get(old.secret, '/v1/keys'), 401, 'api_key_expired', 'authentication_error');
+    expectError(await get(old.secret, '/v1/keys'), 401, 'api_key_expired', { type: 'authentication_error' });
     expect((await get(keys.test.secret, `/v1/keys/${old.id}`)).body.data.status).toBe('expired');
   });
 
@@ -293,7 +285,7 @@ describe('POST /v1/keys/{id}/roll', () => {
     const { keys } = await t.tenant();
     const old = await createKey(keys.test.secret, { type: 'secret' });
     const res = await roll(keys.test.secret, old.id, { expires_in_seconds: seconds });
-    expectError(res, 422, 'validation_failed', 'invalid_request_error');
+    expectError(res, 422, 'validation_failed', { type: 'invalid_request_error' });
     expect(res.body.error.details).toHaveProperty(['expires_in_seconds']);
     expect((await get(old.secret, '/v1/keys')).status).toBe(200);
   });
@@ -302,10 +294,10 @@ describe('POST /v1/keys/{id}/roll', () => {
     const { keys } = await t.tenant();
     const revoked = await createKey(keys.test.secret, { type: 'secret' });
     await revoke(keys.test.secret, revoked.id);
-    expectError(await roll(keys.test.secret, revoked.id), 409, 'key_inactive', 'invalid_request_error');
+    expectError(await roll(keys.test.secret, revoked.id), 409, 'key_inactive', { type: 'invalid_request_error' });
     const expired = await createKey(keys.test.secret, { type: 'secret' });
     expect((await roll(keys.test.secret, expired.id)).status).toBe(200);
-    expectError(await roll(keys.test.secret, expired.id), 409, 'key_inactive', 'invalid_request_error');
+    expectError(await roll(keys.test.secret, expired.id), 409, 'key_inactive', { type: 'invalid_request_error' });
   });
 });
 
@@ -315,10 +307,10 @@ describe('a restricted caller', () => {
     const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write', 'events:read'] });
 
     const secret = await create(writer.secret, { type: 'secret' });
-    expectError(secret, 403, 'missing_scope', 'permission_error');
+    expectError(secret, 403, 'missing_scope', { type: 'permission_error' });
     expect(secret.body.error.param).toBe('type');
     const wider = await create(writer.secret, { type: 'restricted', scopes: ['events:write'] });
-    expectError(wider, 403, 'missing_scope', 'permission_error');
+    expectError(wider, 403, 'missing_scope', { type: 'permission_error' });
     expect(wider.body.error.param).toBe('scopes');
 
     expect((await createKey(writer.secret, { type: 'publishable' })).type).toBe('publishable');
@@ -334,7 +326,7 @@ describe('a restricted caller', () => {
     const wider = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write'] });
     for (const id of [await keyIdOf(keys.test.secret), wider.id]) {
       const res = await roll(writer.secret, id);
-      expectError(res, 403, 'missing_scope', 'permission_error');
+      expectError(res, 403, 'missing_scope', { type: 'permission_error' });
       expect(res.body).not.toHaveProperty('data');
     }
     expect((await get(keys.test.secret, '/v1/keys')).status).toBe(200);
@@ -353,7 +345,7 @@ describe('revoking with a restricted key', () => {
     const wider = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write'] });
     for (const id of [await keyIdOf(keys.test.secret), wider.id]) {
       const res = await t.http().delete(`/v1/keys/${id}`).set('authorization', `Bearer ${writer.secret}`);
-      expectError(res, 403, 'missing_scope', 'permission_error');
+      expectError(res, 403, 'missing_scope', { type: 'permission_error' });
     }
     expect((await get(keys.test.secret, `/v1/keys/${wider.id}`)).body.data.status).toBe('active');
     const publishable = await createKey(keys.test.secret, { type: 'publishable' });
@@ -390,7 +382,7 @@ describe('isolation', () => {
       await revoke(b.keys.test.secret, key.id),
       await roll(b.keys.test.secret, key.id),
     ]) {
-      expectError(res, 404, 'resource_not_found', 'invalid_request_error');
+      expectError(res, 404, 'resource_not_found', { type: 'invalid_request_error' });
     }
     const list = await get(b.keys.test.secret, '/v1/keys');
     expect(list.body.data.map((k: Key) => k.id)).not.toContain(key.id);
@@ -413,9 +405,9 @@ describe('isolation', () => {
       [keys.test.secret, liveKey.id],
       [keys.live.secret, testKey.id],
     ] as const) {
-      expectError(await get(caller, `/v1/keys/${other}`), 404, 'resource_not_found', 'invalid_request_error');
-      expectError(await revoke(caller, other), 404, 'resource_not_found', 'invalid_request_error');
-      expectError(await roll(caller, other), 404, 'resource_not_found', 'invalid_request_error');
+      expectError(await get(caller, `/v1/keys/${other}`), 404, 'resource_not_found', { type: 'invalid_request_error' });
+      expectError(await revoke(caller, other), 404, 'resource_not_found', { type: 'invalid_request_error' });
+      expectError(await roll(caller, other), 404, 'resource_not_found', { type: 'invalid_request_error' });
     }
   });
 });

@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, PRODUCTS } from '@svc/contract';
 import { newId } from '../../src/core/ids';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 const TENANTS = '/v1/operator/tenants';
 const create = (body: object) => t.http().post(TENANTS).set(t.operator).send(body);

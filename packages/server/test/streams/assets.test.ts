@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { VideoNetworkRejection, type AssetFromUrlInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -16,16 +16,14 @@ import {
 } from './media-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
-let t: TestServer;
+const t = useTestServer();
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  t = await createTestServer();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Assets'));
 });
-afterAll(() => t.close());
 
 describe('POST /v1/streams/assets', () => {
   it('creates a preparing asset with a playback id and emits streams.asset.created', async () => {
@@ -73,7 +71,7 @@ describe('POST /v1/streams/assets', () => {
     const ok = `${base}${'a'.repeat(2048 - base.length)}`;
     expect(ok).toHaveLength(2048);
     expectStatus(await api.post('/v1/streams/assets', { url: ok }), 201);
-    expectError(await api.post('/v1/streams/assets', { url: `${ok}b` }), 422, 'validation_failed', 'url');
+    expectError(await api.post('/v1/streams/assets', { url: `${ok}b` }), 422, 'validation_failed', { param: 'url' });
   });
 
   it.each([
@@ -95,7 +93,7 @@ describe('POST /v1/streams/assets', () => {
     ['.internal host', 'https://videos.corp.internal/a.mp4'],
     ['user info', 'https://user:pass@media.example.com/a.mp4'],
   ])('refuses a url that is not public HTTPS (%s)', async (_why, url) => {
-    expectError(await api.post('/v1/streams/assets', url === undefined ? {} : { url }), 422, 'validation_failed', 'url');
+    expectError(await api.post('/v1/streams/assets', url === undefined ? {} : { url }), 422, 'validation_failed', { param: 'url' });
   });
 
   it('takes a public IP literal', async () => {
@@ -107,25 +105,25 @@ describe('POST /v1/streams/assets', () => {
   });
 
   it.each(['EN', 'eng', 'en-us', 'en_US', 'e', 'en-USA', ''])('refuses generated_subtitles %j', async (code) => {
-    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, generated_subtitles: code }), 422, 'validation_failed', 'generated_subtitles');
+    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, generated_subtitles: code }), 422, 'validation_failed', { param: 'generated_subtitles' });
   });
 
   it('takes an external_id of 255 characters and refuses 256 or an empty one', async () => {
     expectStatus(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: 'x'.repeat(255) }), 201);
-    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: 'x'.repeat(256) }), 422, 'validation_failed', 'external_id');
-    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: '' }), 422, 'validation_failed', 'external_id');
+    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: 'x'.repeat(256) }), 422, 'validation_failed', { param: 'external_id' });
+    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: '' }), 422, 'validation_failed', { param: 'external_id' });
   });
 
   it('refuses metadata beyond the limits and an unknown playback_policy', async () => {
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
     expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, metadata: many }), 422, 'validation_failed');
     expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, metadata: { ['k'.repeat(41)]: 'v' } }), 422, 'validation_failed');
-    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, playback_policy: 'private' }), 422, 'validation_failed', 'playback_policy');
+    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, playback_policy: 'private' }), 422, 'validation_failed', { param: 'playback_policy' });
   });
 
   it('refuses a second asset with the same external_id (409 external_id_taken), which a delete gives back', async () => {
     const first = await createAsset(t, keys.test.secret, { external_id: 'dup' });
-    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: 'dup' }), 409, 'external_id_taken', 'external_id');
+    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: 'dup' }), 409, 'external_id_taken', { param: 'external_id' });
     expectStatus(await api.delete(`/v1/streams/assets/${first.id}`), 200);
     expectStatus(await api.post('/v1/streams/assets', { url: VIDEO_URL, external_id: 'dup' }), 201);
   });
@@ -188,11 +186,11 @@ describe('asset state machine (test helper)', () => {
   it('refuses a duration with errored, an error with ready, and bad values', async () => {
     const asset = await createAsset(t, keys.test.secret);
     const path = `/v1/test_helpers/assets/${asset.id}/simulate`;
-    expectError(await api.post(path, { event: 'errored', duration: 10 }), 422, 'validation_failed', 'duration');
-    expectError(await api.post(path, { event: 'ready', error: 'x' }), 422, 'validation_failed', 'error');
-    expectError(await api.post(path, { event: 'ready', duration: 0 }), 422, 'validation_failed', 'duration');
-    expectError(await api.post(path, { event: 'ready', duration: 604_801 }), 422, 'validation_failed', 'duration');
-    expectError(await api.post(path, { event: 'finished' }), 422, 'validation_failed', 'event');
+    expectError(await api.post(path, { event: 'errored', duration: 10 }), 422, 'validation_failed', { param: 'duration' });
+    expectError(await api.post(path, { event: 'ready', error: 'x' }), 422, 'validation_failed', { param: 'error' });
+    expectError(await api.post(path, { event: 'ready', duration: 0 }), 422, 'validation_failed', { param: 'duration' });
+    expectError(await api.post(path, { event: 'ready', duration: 604_801 }), 422, 'validation_failed', { param: 'duration' });
+    expectError(await api.post(path, { event: 'finished' }), 422, 'validation_failed', { param: 'event' });
   });
 
   it('takes test-mode secret keys only: live keys get 403 live_mode_unavailable, restricted keys 403 insufficient_permissions', async () => {
@@ -238,9 +236,9 @@ describe('reading, changing and deleting assets', () => {
     expect(ids(await list.get('/v1/streams/assets?metadata[team]=red'))).toEqual([c.id, a.id]);
     expect(ids(await list.get('/v1/streams/assets?metadata[team]=red&metadata[tier]=gold'))).toEqual([a.id]);
     expect(ids(await list.get(`/v1/streams/assets?metadata=${encodeURIComponent('{"team":"blue"}')}`))).toEqual([b.id]);
-    expectError(await list.get('/v1/streams/assets?metadata=notjson'), 422, 'validation_failed', 'metadata');
-    expectError(await list.get('/v1/streams/assets?status=done'), 422, 'validation_failed', 'status');
-    expectError(await list.get('/v1/streams/assets?source=camera'), 422, 'validation_failed', 'source');
+    expectError(await list.get('/v1/streams/assets?metadata=notjson'), 422, 'validation_failed', { param: 'metadata' });
+    expectError(await list.get('/v1/streams/assets?status=done'), 422, 'validation_failed', { param: 'status' });
+    expectError(await list.get('/v1/streams/assets?source=camera'), 422, 'validation_failed', { param: 'source' });
 
     const page1 = expectStatus(await list.get('/v1/streams/assets?limit=2'), 200);
     expect(page1.data.map((x: any) => x.id)).toEqual([c.id, b.id]);
@@ -248,7 +246,7 @@ describe('reading, changing and deleting assets', () => {
     const page2 = expectStatus(await list.get(`/v1/streams/assets?limit=2&cursor=${page1.meta.pagination.next_cursor}`), 200);
     expect(page2.data.map((x: any) => x.id)).toEqual([a.id]);
     expect(page2.meta.pagination).toMatchObject({ has_more: false, next_cursor: null });
-    expectError(await list.get('/v1/streams/assets?limit=101'), 422, 'validation_failed', 'limit');
+    expectError(await list.get('/v1/streams/assets?limit=101'), 422, 'validation_failed', { param: 'limit' });
   });
 
   it('patches metadata and external_id, emitting streams.asset.updated with the old values', async () => {
@@ -269,8 +267,8 @@ describe('reading, changing and deleting assets', () => {
   it('refuses a patch to a taken external_id or beyond the limits', async () => {
     await createAsset(t, keys.test.secret, { external_id: 'taken' });
     const asset = await createAsset(t, keys.test.secret);
-    expectError(await api.patch(`/v1/streams/assets/${asset.id}`, { external_id: 'taken' }), 409, 'external_id_taken', 'external_id');
-    expectError(await api.patch(`/v1/streams/assets/${asset.id}`, { external_id: 'x'.repeat(256) }), 422, 'validation_failed', 'external_id');
+    expectError(await api.patch(`/v1/streams/assets/${asset.id}`, { external_id: 'taken' }), 409, 'external_id_taken', { param: 'external_id' });
+    expectError(await api.patch(`/v1/streams/assets/${asset.id}`, { external_id: 'x'.repeat(256) }), 422, 'validation_failed', { param: 'external_id' });
     expectError(await api.patch(`/v1/streams/assets/${asset.id}`, { metadata: { k: 'v'.repeat(501) } }), 422, 'validation_failed');
   });
 
@@ -333,7 +331,7 @@ describe('the video network behind assets', () => {
   it('creates nothing when the network refuses (422 provider_rejected) or fails (502) the URL', async () => {
     const before = await assetCount();
     network.failCreate = new VideoNetworkRejection('The file is not a video.', 'url');
-    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL }), 422, 'provider_rejected', 'url');
+    expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL }), 422, 'provider_rejected', { param: 'url' });
     network.failCreate = new Error('timeout');
     expectError(await api.post('/v1/streams/assets', { url: VIDEO_URL }), 502, 'provider_unavailable');
     network.failCreate = null;

@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import type { LiveInputSettings } from '../../src/modules/streams/network/video-network';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import { client, createStream, expectError, expectStatus, setVideo, simulate, streamEvents } from './live-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
-let t: TestServer;
+const t = useTestServer();
 let tenantId: string;
 let key: string;
 beforeAll(async () => {
-  t = await createTestServer();
   const created = await t.tenant('Live Co');
   tenantId = created.tenant.id;
   key = created.keys.test.secret;
 });
-afterAll(() => t.close());
 
 const api = () => client(t, key);
 
@@ -98,7 +96,7 @@ describe('POST /v1/streams/live_streams', () => {
     [{ simulcast_targets: [{ url: 'rtmp://example.com/live' }] }, 'simulcast_targets.0.stream_key'],
     [{ simulcast_targets: Array.from({ length: 7 }, () => ({ url: 'rtmp://example.com/live', stream_key: 'k' })) }, 'simulcast_targets'],
   ])('refuses %j with 422 validation_failed', async (body, param) => {
-    expectError(await api().post('/v1/streams/live_streams', body), 422, 'validation_failed', param);
+    expectError(await api().post('/v1/streams/live_streams', body), 422, 'validation_failed', { param: param });
   });
 
   it('accepts the limits themselves: window 0 and 1800, 6 targets, 50 metadata keys of 40/500 characters', async () => {
@@ -129,13 +127,13 @@ describe('POST /v1/streams/live_streams', () => {
   it('answers 422 provider_rejected and creates nothing when the network refuses a capability', async () => {
     const before = await t.ctx.db.selectFrom('live_streams').select('id').execute();
     const res = await api().post('/v1/streams/live_streams', { audio_only: true, latency_mode: 'low' });
-    expectError(res, 422, 'provider_rejected', 'latency_mode');
+    expectError(res, 422, 'provider_rejected', { param: 'latency_mode' });
     expect(await t.ctx.db.selectFrom('live_streams').select('id').execute()).toHaveLength(before.length);
   });
 
   it('refuses a taken external_id with 409, and frees it when the stream is deleted', async () => {
     const first = await createStream(t, key, { external_id: 'unique-1' });
-    expectError(await api().post('/v1/streams/live_streams', { external_id: 'unique-1' }), 409, 'external_id_taken', 'external_id');
+    expectError(await api().post('/v1/streams/live_streams', { external_id: 'unique-1' }), 409, 'external_id_taken', { param: 'external_id' });
     expectStatus(await api().delete(`/v1/streams/live_streams/${first.id}`), 200);
     expect((await createStream(t, key, { external_id: 'unique-1' })).external_id).toBe('unique-1');
   });
@@ -181,8 +179,8 @@ describe('reads', () => {
 
   it('refuses any expand[] path (live streams have nothing to expand)', async () => {
     const stream = await createStream(t, key);
-    expectError(await api().get(`/v1/streams/live_streams/${stream.id}?expand[]=playback_ids`), 400, 'invalid_expand_path', 'playback_ids');
-    expectError(await api().get('/v1/streams/live_streams?expand[]=x'), 400, 'invalid_expand_path', 'x');
+    expectError(await api().get(`/v1/streams/live_streams/${stream.id}?expand[]=playback_ids`), 400, 'invalid_expand_path', { param: 'playback_ids' });
+    expectError(await api().get('/v1/streams/live_streams?expand[]=x'), 400, 'invalid_expand_path', { param: 'x' });
   });
 });
 
@@ -221,11 +219,11 @@ describe('PATCH /v1/streams/live_streams/{id}', () => {
     const stream = await createStream(t, key, { audio_only: true, latency_mode: 'standard' });
     await createStream(t, key, { external_id: 'taken' });
     const path = `/v1/streams/live_streams/${stream.id}`;
-    expectError(await api().patch(path, { reconnect_window: 1801 }), 422, 'validation_failed', 'reconnect_window');
-    expectError(await api().patch(path, { reconnect_window: -1 }), 422, 'validation_failed', 'reconnect_window');
+    expectError(await api().patch(path, { reconnect_window: 1801 }), 422, 'validation_failed', { param: 'reconnect_window' });
+    expectError(await api().patch(path, { reconnect_window: -1 }), 422, 'validation_failed', { param: 'reconnect_window' });
     expectError(await api().patch(path, { metadata: { ['k'.repeat(41)]: 'v' } }), 422, 'validation_failed');
-    expectError(await api().patch(path, { external_id: 'taken' }), 409, 'external_id_taken', 'external_id');
-    expectError(await api().patch(path, { latency_mode: 'low' }), 422, 'provider_rejected', 'latency_mode');
+    expectError(await api().patch(path, { external_id: 'taken' }), 409, 'external_id_taken', { param: 'external_id' });
+    expectError(await api().patch(path, { latency_mode: 'low' }), 422, 'provider_rejected', { param: 'latency_mode' });
     expect(expectStatus(await api().get(path), 200).data.latency_mode).toBe('standard');
     expectError(await api().patch('/v1/streams/live_streams/ls_01h455vb4pex5vsknk084sn02q', { reconnect_window: 1 }), 404, 'resource_not_found');
   });
@@ -238,7 +236,7 @@ describe('POST /v1/streams/live_streams/{id}/reset_stream_key', () => {
     const reset = expectStatus(await api().post(`/v1/streams/live_streams/${stream.id}/reset_stream_key`), 200).data;
     expect(reset.ingest.stream_key).not.toBe(oldKey);
     expect(reset.ingest.srt_passphrase).not.toBe(stream.ingest.srt_passphrase);
-    expectError(await simulate(t, key, stream.id, { event: 'connected', stream_key: oldKey }), 409, 'stream_key_rejected', 'stream_key');
+    expectError(await simulate(t, key, stream.id, { event: 'connected', stream_key: oldKey }), 409, 'stream_key_rejected', { param: 'stream_key' });
     const connected = expectStatus(await simulate(t, key, stream.id, { event: 'connected', stream_key: reset.ingest.stream_key }), 200);
     expect(connected.data.status).toBe('connecting');
     const events = await streamEvents(t, tenantId, stream.id);
@@ -256,14 +254,14 @@ describe('simulcast targets', () => {
     expect(sixth).toMatchObject({ object: 'simulcast_target', status: 'active', url: 'rtmps://six.example.com/app' });
     expect(sixth.id).toMatch(/^sct_/);
     expect(sixth).not.toHaveProperty('stream_key');
-    expectError(await api().post(path, { url: 'rtmps://seven.example.com/app', stream_key: 'k' }), 422, 'validation_failed', 'simulcast_targets');
+    expectError(await api().post(path, { url: 'rtmps://seven.example.com/app', stream_key: 'k' }), 422, 'validation_failed', { param: 'simulcast_targets' });
     const rejected = await api().post(`/v1/streams/live_streams/${(await createStream(t, key)).id}/simulcast_targets`, {
       url: 'rtmp://encoder.invalid/app',
       stream_key: 'k',
     });
     expect(expectStatus(rejected, 201).data).toMatchObject({ status: 'errored', error: expect.any(String) });
-    expectError(await api().post(path, { url: 'ftp://x.example.com/app', stream_key: 'k' }), 422, 'validation_failed', 'url');
-    expectError(await api().post(path, { url: 'rtmp://x.example.com/app', stream_key: '' }), 422, 'validation_failed', 'stream_key');
+    expectError(await api().post(path, { url: 'ftp://x.example.com/app', stream_key: 'k' }), 422, 'validation_failed', { param: 'url' });
+    expectError(await api().post(path, { url: 'rtmp://x.example.com/app', stream_key: '' }), 422, 'validation_failed', { param: 'stream_key' });
 
     const removed = expectStatus(await api().delete(`${path}/${sixth.id}`), 200).data;
     expect(removed.id).toBe(sixth.id);

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { VideoNetworkRejection, type ClipInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
@@ -9,6 +8,7 @@ import { cutMomentClip } from '../../src/modules/streams/moments/cut-moment-clip
 import type { CutMomentClipJob } from '../../src/modules/streams/moments/moment-clips';
 import { createTenant } from '../../src/modules/platform/tenants/tenants.service';
 import { bearer, type TestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
 
 export type Keys = Awaited<ReturnType<TestServer['tenant']>>['keys'];
 
@@ -36,16 +36,7 @@ export function client(t: TestServer, key: string) {
   };
 }
 
-export function expectError(res: Response, status: number, code: string, param?: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
-}
-
-export function expectStatus(res: Response, status: number) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body;
-}
+export { expectError, expectStatus };
 
 export interface LoggedEvent {
   id: string;

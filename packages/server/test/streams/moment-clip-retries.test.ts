@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createLiveStream,
@@ -16,17 +16,15 @@ import {
 } from './media-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
-let t: TestServer;
+const t = useTestServer();
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 let clock: ReturnType<typeof manualClock>;
 
 beforeAll(async () => {
-  t = await createTestServer();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Retries'));
 });
-afterAll(() => t.close());
 beforeEach(async () => {
   clock = manualClock(t, new Date('2026-04-01T18:00:00.000Z'));
   videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
