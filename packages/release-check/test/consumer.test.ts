@@ -1,0 +1,62 @@
+import { cpSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { installPacked } from '../src/install-packed';
+import { packPackages, PUBLISHED, ROOT } from '../src/pack-packages';
+import { oldestNode, OLDEST_NODE, run } from '../src/run';
+
+const fixtures = fileURLToPath(new URL('../fixtures/consumer', import.meta.url));
+let dir: string;
+
+beforeAll(async () => {
+  dir = installPacked('consumer', await packPackages(), { typescript: '~5.9.3', '@types/node': '^20.19.0', msw: '~2.12.9' });
+  cpSync(fixtures, dir, { recursive: true });
+});
+
+const expected = {
+  stream: 'ls_',
+  metadata: { show: 'b' },
+  token: 3,
+  code: 'resource_not_found',
+  tenants: 0,
+  event: 'streams.live_stream.created',
+  path: '/v1/keys',
+};
+
+describe('the packed packages, installed with npm outside the workspace', () => {
+  it('claim the Node versions they are tested on', () => {
+    for (const pkgDir of Object.values(PUBLISHED)) {
+      const { engines } = JSON.parse(readFileSync(join(ROOT, pkgDir, 'package.json'), 'utf8')) as { engines?: { node: string } };
+      if (engines) expect(engines.node).toBe(`>=${OLDEST_NODE.split('.')[0]}`);
+    }
+  });
+
+  it('work from ES modules and from CommonJS', () => {
+    expect(JSON.parse(run('node', ['esm.mjs'], dir).stdout)).toEqual(expected);
+    expect(JSON.parse(run('node', ['cjs.cjs'], dir).stdout)).toEqual(expected);
+  });
+
+  it(`work from CommonJS and ES modules on Node ${OLDEST_NODE}, the oldest that engines names (no require of ES modules there)`, () => {
+    const cjs = oldestNode('cjs.cjs', dir);
+    expect(JSON.parse(cjs.stdout)).toEqual(expected);
+    expect(JSON.parse(oldestNode('esm.mjs', dir).stdout)).toEqual(expected);
+  }, 300_000);
+
+  it('type-check from ESM and CJS under nodenext, bundler and node10', () => {
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json', 'tsconfig.node10.json']) run('node', [tsc, '-p', config], dir);
+  });
+
+  it('type-check a 30-line module using the SDK within 2 s of the compiler on its own', () => {
+    const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
+    const lines = readFileSync(join(dir, 'use.mts'), 'utf8').trimEnd().split('\n').length;
+    expect(lines).toBeGreaterThanOrEqual(28);
+    // The best of two runs each, so a busy machine's pause does not count against the SDK.
+    const best = (config: string) => Math.min(run('node', [tsc, '-p', config], dir).ms, run('node', [tsc, '-p', config], dir).ms);
+    const baseline = best('tsconfig.baseline.json');
+    const budget = best('tsconfig.budget.json');
+    console.log(`type-check: ${Math.round(budget)} ms with the SDK, ${Math.round(baseline)} ms for the compiler and @types/node alone`);
+    expect(budget - baseline).toBeLessThan(2000);
+  }, 120_000);
+});
