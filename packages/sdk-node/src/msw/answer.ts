@@ -22,7 +22,10 @@ const PAGING = ['limit', 'cursor', 'starting_after', 'ending_before', 'page', 'p
 export function makeObject(item: z.ZodType, fields: Record<string, unknown>): MockObject {
   const base = fakeFromSchema(item) as Record<string, unknown>;
   const shape = (item as z.ZodObject).shape ?? {};
-  const known = Object.fromEntries(Object.entries(fields).filter(([k, v]) => k in shape && k !== 'id' && v !== undefined));
+  // Only request fields the answer's schema takes as they are (a request's `resource: 'ls_…'` is an object in the answer).
+  const known = Object.fromEntries(
+    Object.entries(fields).filter(([k, v]) => k in shape && k !== 'id' && v !== undefined && (shape[k] as z.ZodType).safeParse(v).success),
+  );
   const now = new Date().toISOString();
   const object = { ...base, ...known, id: mockId(base.object as string | undefined) } as MockObject;
   for (const field of ['created_at', 'updated_at']) if (field in shape) object[field] = now;
