@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,8 +39,10 @@ describe('the packed packages, installed with npm outside the workspace', () => 
   });
 
   it(`work from CommonJS and ES modules on Node ${OLDEST_NODE}, the oldest that engines names (no require of ES modules there)`, () => {
-    const cjs = oldestNode('cjs.cjs', dir);
-    expect(JSON.parse(cjs.stdout)).toEqual(expected);
+    expect(JSON.parse(run('node', ['core.cjs'], dir).stdout)).toEqual(expected);
+    expect(JSON.parse(oldestNode('core.cjs', dir).stdout)).toEqual(expected);
+    expect(JSON.parse(oldestNode('core.mjs', dir).stdout)).toEqual(expected);
+    // msw's own CommonJS build requires an ES module, so the mocks from CommonJS need Node 20.19 or later.
     expect(JSON.parse(oldestNode('esm.mjs', dir).stdout)).toEqual(expected);
   }, 300_000);
 
@@ -48,15 +51,20 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json', 'tsconfig.node10.json']) run('node', [tsc, '-p', config], dir);
   });
 
-  it('type-check a 30-line module using the SDK within 2 s of the compiler on its own', () => {
+  it('type-check a 30-line module using the SDK in under 2 s', () => {
     const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
     const lines = readFileSync(join(dir, 'use.mts'), 'utf8').trimEnd().split('\n').length;
     expect(lines).toBeGreaterThanOrEqual(28);
-    // The best of two runs each, so a busy machine's pause does not count against the SDK.
-    const best = (config: string) => Math.min(run('node', [tsc, '-p', config], dir).ms, run('node', [tsc, '-p', config], dir).ms);
-    const baseline = best('tsconfig.baseline.json');
-    const budget = best('tsconfig.budget.json');
-    console.log(`type-check: ${Math.round(budget)} ms with the SDK, ${Math.round(baseline)} ms for the compiler and @types/node alone`);
-    expect(budget - baseline).toBeLessThan(2000);
+    // CPU time, which a machine busy with other work inflates far less than wall time.
+    const cpu = (config: string) => {
+      const child = spawnSync('node', ['--require', './cpu.cjs', tsc, '-p', config], { cwd: dir, encoding: 'utf8' });
+      expect(child.status, child.stdout + child.stderr).toBe(0);
+      return Number(/cpu-ms (\d+)/.exec(child.stderr)![1]);
+    };
+    const baseline = Math.min(cpu('tsconfig.baseline.json'), cpu('tsconfig.baseline.json'));
+    const budget = Math.min(cpu('tsconfig.budget.json'), cpu('tsconfig.budget.json'));
+    console.log(`type-check of use.mts: ${budget} ms CPU; the compiler with @types/node alone: ${baseline} ms`);
+    expect(budget).toBeLessThan(2000);
+    expect(budget - baseline).toBeLessThan(500);
   }, 120_000);
 });

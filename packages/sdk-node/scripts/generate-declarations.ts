@@ -17,8 +17,9 @@ cpSync(join(root, 'src'), join(build, 'src'), { recursive: true });
 const probe = join(build, 'probe.ts');
 writeFileSync(
   probe,
-  "import type { ErrorType, OperatorRoutes, TenantRoutes } from '../src/contract-types';\n" +
-    'export declare const tenant: TenantRoutes;\nexport declare const operator: OperatorRoutes;\nexport declare const errorType: ErrorType;\n',
+  "import type { ErrorType, OperatorRoutes, SvcEvent, TenantRoutes } from '../src/contract-types';\n" +
+    'export declare const tenant: TenantRoutes;\nexport declare const operator: OperatorRoutes;\n' +
+    'export declare const errorType: ErrorType;\nexport declare const svcEvent: SvcEvent;\n',
 );
 const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
 if (!config) throw new Error('tsconfig.json not readable');
@@ -124,6 +125,9 @@ const contractRoutes = contract as unknown as Record<string, unknown>;
 const output = [
   '// Generated from the contract by scripts/generate-declarations.ts for the published declarations.',
   `export type ErrorType = ${print(typeOf('errorType'))};`,
+  '',
+  '/** A webhook event of a type this SDK knows, narrowed by `type`. New types may arrive first: ignore them. */',
+  `export type SvcEvent = ${print(typeOf('svcEvent'))};`,
   '',
   '/** The tenant routes of the contract, in plain types. */',
   `export interface TenantRoutes {\n${printTree(typeOf('tenant'), contractRoutes, 1)}\n}`,

@@ -1,7 +1,8 @@
 // Everything the SDK's public types take from the contract passes through this file. The published package
 // replaces it with plain declarations printed from it (scripts/generate-declarations.ts), so that a tenant's
 // compiler loads neither the contract's schemas nor zod.
-import type { Contract } from '@svc/contract';
+import type { Contract, EventPayload, EventType } from '@svc/contract';
+import type { WebhookEvent } from '@svc/webhook-verify';
 import type { z } from 'zod';
 import type { ContractRoute, Prettify } from './core/types';
 
@@ -31,9 +32,19 @@ type IsList<B> = B extends { data: unknown[]; meta: unknown } ? true : false;
 type Item<B> = B extends { data: (infer I)[]; meta: unknown } ? I : B extends { data: infer D } ? D : B;
 type WithoutExpand<T> = T extends unknown ? Prettify<Omit<T, 'expand'>> : never;
 
+type IsUnion<T, U = T> = T extends unknown ? ([U] extends [T] ? false : true) : never;
+/** Path ids in order; a route whose path is typed only as `string` has its one id from `pathParams`. */
+type IdsOf<R extends ContractRoute> = string extends R['path']
+  ? [keyof PathInput<R>] extends [never]
+    ? []
+    : IsUnion<keyof PathInput<R>> extends true
+      ? []
+      : [keyof PathInput<R> & string]
+  : PathNames<R['path']>;
+
 /** The plain types of one route, as the SDK's methods use them. */
 export type Describe<R extends ContractRoute> = {
-  ids: PathNames<R['path']>;
+  ids: IdsOf<R>;
   args: WithoutExpand<RouteArgs<R>>;
   result: Item<SuccessBody<R>>;
   list: IsList<SuccessBody<R>>;
@@ -58,3 +69,14 @@ export type RoutesOf<T, K extends 'tenant' | 'operator'> = {
 
 export type TenantRoutes = RoutesOf<Contract, 'tenant'>;
 export type OperatorRoutes = RoutesOf<Contract, 'operator'>;
+
+/**
+ * A webhook event of a type this SDK knows, narrowed by `type`: `if (event.type === 'streams.live_stream.active')`
+ * gives `event.data.object` the live stream's type. New types may arrive before the SDK knows them; ignore them.
+ */
+export type SvcEvent = {
+  [T in EventType]: Omit<WebhookEvent, 'type' | 'data'> & {
+    type: T;
+    data: { object: EventPayload<T>; previous_attributes: Record<string, unknown> | null };
+  };
+}[EventType];
