@@ -16,7 +16,8 @@ export const PUBLISHED = {
 export type PublishedName = keyof typeof PUBLISHED;
 export type Tarballs = Record<PublishedName, string>;
 
-const SKIP = new Set(['node_modules', 'dist', 'test', '.turbo']);
+// Build outputs (dist, the printed declarations in build, the copied LICENSE) follow from the rest.
+const SKIP = new Set(['node_modules', 'dist', 'build', 'test', 'LICENSE']);
 
 function walk(dir: string, out: string[]): string[] {
   for (const name of readdirSync(dir).sort()) {
@@ -32,7 +33,8 @@ function walk(dir: string, out: string[]): string[] {
 function sourcesHash(): string {
   const hash = createHash('sha256');
   const files = [join(ROOT, 'LICENSE'), join(ROOT, 'pnpm-lock.yaml'), join(ROOT, 'tsconfig.base.json')];
-  for (const dir of Object.values(PUBLISHED)) walk(join(ROOT, dir), files);
+  // The declaration printer lives here; its output is part of the packages.
+  for (const dir of [...Object.values(PUBLISHED), 'packages/release-check/src']) walk(join(ROOT, dir), files);
   for (const file of files) {
     if (!existsSync(file)) continue;
     hash.update(relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
