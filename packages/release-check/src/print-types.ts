@@ -45,12 +45,13 @@ export function typePrinter(packageRoot: string, probe: string): TypePrinter {
 
   function printType(type: ts.Type, stack: ts.Type[]): string {
     if (type.isUnion()) {
-      if (!type.types.some((m) => m.flags & ts.TypeFlags.Object)) return checker.typeToString(type, undefined, FLAGS);
+      if (!type.types.some((m) => m.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return checker.typeToString(type, undefined, FLAGS);
       const booleans = type.types.filter((m) => m.flags & ts.TypeFlags.BooleanLiteral);
       const rest = type.types.filter((m) => !(m.flags & ts.TypeFlags.BooleanLiteral)).map((m) => printType(m, stack));
       return [...rest, ...(booleans.length === 2 ? ['boolean'] : booleans.map((b) => checker.typeToString(b)))].join(' | ');
     }
-    if (!(type.flags & ts.TypeFlags.Object)) return checker.typeToString(type, undefined, FLAGS);
+    // An intersection is printed as the one object it makes, so nothing refers back to where its parts live.
+    if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return checker.typeToString(type, undefined, FLAGS);
     if (checker.isArrayType(type)) {
       const element = printType(checker.getTypeArguments(type as ts.TypeReference)[0]!, stack);
       return /[|&]/.test(element) ? `(${element})[]` : `${element}[]`;
@@ -85,7 +86,7 @@ export function typePrinter(packageRoot: string, probe: string): TypePrinter {
     typeOf: (name) => checker.getTypeAtLocation(declared.get(name)!),
     print(type) {
       const text = printType(type, []);
-      const found = /\bany\b|\.\.\./.exec(text.replace(/"[^"]*"/g, (s) => '_'.repeat(s.length)));
+      const found = /\bany\b|\.\.\.|\bimport\(/.exec(text.replace(/"[^"]*"/g, (s) => '_'.repeat(s.length)));
       if (found) throw new Error(`a type did not print in full: ${text.slice(Math.max(0, found.index - 300), found.index + 50)}`);
       return text;
     },

@@ -51,6 +51,13 @@ describe('the packed packages, installed with npm outside the workspace', () => 
     for (const config of ['tsconfig.nodenext.json', 'tsconfig.bundler.json', 'tsconfig.node10.json']) run('node', [tsc, '-p', config], dir);
   });
 
+  it('show each method\'s route summary and description on hover, at the call', () => {
+    const hovers = JSON.parse(run('node', ['hover.cjs', 'liveStreams.update', 'entitlements.grant', 'keys.retrieve'], dir).stdout) as Record<string, string>;
+    expect(hovers['liveStreams.update']).toMatch(/^Update a live stream\n\nChanges `latency_mode`[^]*`PATCH \/v1\/streams\/live_streams\/:id`$/);
+    expect(hovers['entitlements.grant']).toMatch(/^Grant an entitlement/);
+    expect(hovers['keys.retrieve']).toContain('`GET /v1/keys/:id`');
+  });
+
   it('type-check a 30-line module using the SDK in under 2 s', () => {
     const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
     const lines = readFileSync(join(dir, 'use.mts'), 'utf8').trimEnd().split('\n').length;

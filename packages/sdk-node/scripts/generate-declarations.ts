@@ -16,7 +16,6 @@ const { typeOf, print, checker, declarations } = typePrinter(
     'export declare const tenant: TenantRoutes;\nexport declare const operator: OperatorRoutes;\n' +
     'export declare const errorType: ErrorType;\nexport declare const svcEvent: SvcEvent;\n',
 );
-const FIELDS = ['ids', 'args', 'result', 'list', 'expand'] as const;
 
 interface RouteDocs {
   summary?: string;
@@ -33,16 +32,35 @@ const docComment = (route: RouteDocs | undefined, indent: string) => {
   return `${indent}/**\n${text.split('\n').map((line) => `${indent} *${line ? ` ${line}` : ''}`).join('\n')}\n${indent} */\n`;
 };
 
+const typeOfField = (type: import('typescript').Type, field: string) => checker.getTypeOfSymbol(type.getProperty(field)!);
+const isTrue = (type: import('typescript').Type) => checker.typeToString(type) === 'true';
+
+/** A route's method: path ids first, or everything in one object; both signatures carry the route's TSDoc. */
+function printMethod(name: string, route: import('typescript').Type, docs: string, indent: string): string {
+  const signature = typeOfField(route, 'signature');
+  const ids = checker.getTypeArguments(typeOfField(route, 'ids') as import('typescript').TypeReference).map((t) => JSON.parse(checker.typeToString(t)) as string);
+  const expand = isTrue(typeOfField(route, 'expand'));
+  const generic = expand ? '<const E extends readonly string[] = []>' : '';
+  const withExpand = expand ? ' & { expand?: E }' : '';
+  const result = print(typeOfField(route, 'result'));
+  const answer = expand ? `Expanded<${result}, E>` : result;
+  const returns = isTrue(typeOfField(route, 'list')) ? `PagePromise<${answer}>` : `Promise<${answer}>`;
+  const optional = (field: string) => (isTrue(typeOfField(signature, field)) ? '?' : '');
+  const lines: string[] = [];
+  if (ids.length) {
+    const params = ids.map((id) => `${id}: string`).join(', ');
+    lines.push(`${docs}${indent}${name}${generic}(${params}, args${optional('payloadOptional')}: ${print(typeOfField(signature, 'payload'))}${withExpand}, options?: RequestOptions): ${returns};`);
+  }
+  lines.push(`${docs}${indent}${name}${generic}(args${optional('argsOptional')}: ${print(typeOfField(route, 'args'))}${withExpand}, options?: RequestOptions): ${returns};`);
+  return lines.join('\n');
+}
+
 function printTree(type: import('typescript').Type, routes: Record<string, unknown>, depth: number): string {
   const indent = '  '.repeat(depth);
   const members = checker.getPropertiesOfType(type).map((property) => {
     const member = checker.getTypeOfSymbol(property);
     const route = routes?.[property.name] as Record<string, unknown> | undefined;
-    const fields = FIELDS.map((f) => member.getProperty(f));
-    if (fields.every(Boolean)) {
-      const body = FIELDS.map((f, i) => `${indent}  ${f}: ${print(checker.getTypeOfSymbol(fields[i]!))};`).join('\n');
-      return `${docComment(route as unknown as RouteDocs, indent)}${indent}${property.name}: {\n${body}\n${indent}};`;
-    }
+    if (member.getProperty('signature')) return printMethod(property.name, member, docComment(route as unknown as RouteDocs, indent), indent);
     return `${indent}${property.name}: {\n${printTree(member, route ?? {}, depth + 1)}\n${indent}};`;
   });
   return members.join('\n');
@@ -51,19 +69,22 @@ function printTree(type: import('typescript').Type, routes: Record<string, unkno
 const contractRoutes = contract as unknown as Record<string, unknown>;
 const output = [
   '// Generated from the contract by scripts/generate-declarations.ts for the published declarations.',
+  "import type { PagePromise } from './core/pagination';",
+  "import type { RequestOptions } from './core/request';",
+  "import type { Expanded } from './core/types';",
   `export type ErrorType = ${print(typeOf('errorType'))};`,
   '',
   '/** A webhook event of a type this SDK knows, narrowed by `type`. New types may arrive first: ignore them. */',
   `export type SvcEvent = ${print(typeOf('svcEvent'))};`,
   '',
-  '/** The tenant routes of the contract, in plain types. */',
-  `export interface TenantRoutes {\n${printTree(typeOf('tenant'), contractRoutes, 1)}\n}`,
+  '/** The tenant client\'s methods: every tenant route of the contract. */',
+  `export interface TenantResources {\n${printTree(typeOf('tenant'), contractRoutes, 1)}\n}`,
   '',
-  '/** The operator routes of the contract, in plain types. */',
-  `export interface OperatorRoutes {\n${printTree(typeOf('operator'), contractRoutes, 1)}\n}`,
+  '/** The operator client\'s methods: every operator route of the contract. */',
+  `export interface OperatorResources {\n${printTree(typeOf('operator'), contractRoutes, 1)}\n}`,
   '',
 ];
-output.splice(2, 0, ...declarations, '');
+output.splice(5, 0, ...declarations, '');
 const text = output.join('\n');
 writeFileSync(join(root, 'build', 'src', 'contract-types.ts'), text);
 process.stdout.write(`build/src/contract-types.ts: ${text.length} characters\n`);

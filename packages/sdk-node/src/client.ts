@@ -1,13 +1,12 @@
 import { contract } from '@svc/contract';
-import type { OperatorRoutes, TenantRoutes } from './contract-types';
+import type { OperatorResources, TenantResources } from './contract-types';
 import { buildResources } from './core/resources';
 import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
-import type { Resources } from './core/types';
 import { signCustomerToken } from './customer-tokens';
 import { constructEvent } from './webhooks';
 
 // Every group of the contract with tenant routes (`keys`, `streams`, `access`, …) is a property of the client.
-export interface Svc extends Resources<TenantRoutes> {}
+export interface Svc extends TenantResources {}
 
 /**
  * The Svc API for a tenant's server, with a secret (`sk_…`) or restricted (`rk_…`) key. Every tenant route of
@@ -38,7 +37,7 @@ export interface SvcOperatorOptions extends Omit<ClientOptions, 'apiKey'> {
   operatorToken: string;
 }
 
-export interface SvcOperator extends Resources<OperatorRoutes> {}
+export interface SvcOperator extends OperatorResources {}
 
 /** The operator's routes of a self-hosted server (tenants and their settings): `op.operator.createTenant({name})`. */
 export class SvcOperator {

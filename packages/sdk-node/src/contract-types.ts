@@ -4,7 +4,7 @@
 import type { Contract, EventPayload, EventType } from '@svc/contract';
 import type { WebhookEvent } from '@svc/webhook-verify';
 import type { z } from 'zod';
-import type { ContractRoute, Prettify } from './core/types';
+import type { ContractRoute, Prettify, Resources } from './core/types';
 
 export type { ErrorType } from '@svc/contract';
 
@@ -51,6 +51,13 @@ export type Describe<R extends ContractRoute> = {
   expand: 'expand' extends keyof RouteArgs<R> ? true : false;
 };
 
+/** What the published declarations print of a route beside `Describe`: the arguments after the ids, and which may be left out. */
+export type Signature<R extends ContractRoute> = {
+  payload: WithoutExpand<Omit<RouteArgs<R>, IdsOf<R>[number]>>;
+  argsOptional: {} extends WithoutExpand<RouteArgs<R>> ? true : false;
+  payloadOptional: {} extends WithoutExpand<Omit<RouteArgs<R>, IdsOf<R>[number]>> ? true : false;
+};
+
 /** Which client a route belongs to: a tenant's (secret or restricted key) or the operator's. */
 type KindOf<R> = R extends { metadata: { access: { auth: 'operator' } } }
   ? 'operator'
@@ -64,11 +71,14 @@ type HasRoutes<T, K> = T extends ContractRoute ? (KindOf<T> extends K ? ([KindOf
 
 /** The contract's routes of one kind, each described in plain types; groups without any are left out. */
 export type RoutesOf<T, K extends 'tenant' | 'operator'> = {
-  [P in keyof T as HasRoutes<T[P], K> extends true ? P : never]: T[P] extends ContractRoute ? Describe<T[P]> : RoutesOf<T[P], K>;
+  [P in keyof T as HasRoutes<T[P], K> extends true ? P : never]: T[P] extends ContractRoute ? Describe<T[P]> & { signature: Signature<T[P]> } : RoutesOf<T[P], K>;
 };
 
 export type TenantRoutes = RoutesOf<Contract, 'tenant'>;
 export type OperatorRoutes = RoutesOf<Contract, 'operator'>;
+/** The tenant client's methods (the published declarations spell each one out, with its route's TSDoc). */
+export type TenantResources = Resources<TenantRoutes>;
+export type OperatorResources = Resources<OperatorRoutes>;
 
 /**
  * A webhook event of a type this SDK knows, narrowed by `type`: `if (event.type === 'streams.live_stream.active')`

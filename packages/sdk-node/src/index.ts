@@ -13,7 +13,7 @@ export {
 } from './core/errors';
 export { Page, PagePromise } from './core/pagination';
 export type { Expanded, Resources, RouteMethod, RouteTypes } from './core/types';
-export type { ErrorType, OperatorRoutes, SvcEvent, TenantRoutes } from './contract-types';
+export type { ErrorType, OperatorResources, SvcEvent, TenantResources } from './contract-types';
 export { signCustomerToken, type SignCustomerTokenArgs } from './customer-tokens';
 export { constructEvent } from './webhooks';
 export { WebhookVerificationError, type WebhookEvent } from '@svc/webhook-verify';
