@@ -54,3 +54,9 @@ export type RouteAccess =
     };
 
 export const access = <const A extends RouteAccess>(a: A) => ({ access: a });
+
+/**
+ * Route metadata beside `access` for a route called every few seconds by every viewer (the heartbeat): the
+ * server writes its per-request log lines at `debug` and counts it into a periodic `requests summary` at `info`.
+ */
+export const frequent = { requestLog: 'summary' } as const;
