@@ -5,6 +5,9 @@ import type { ContractRoute, Resources } from './types';
 const isRoute = (value: unknown): value is ContractRoute =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'responses' in value;
 
+/** The contract marks writes that a repeat cannot do twice (heartbeats): they go without a generated key. */
+const isRepeatable = (route: ContractRoute) => (route.metadata as { repeatable?: boolean } | undefined)?.repeatable === true;
+
 /** Path parameters go into the path; the rest is the query of a read or the body of a write. */
 function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): RawRequest {
   const rest = { ...args };
@@ -16,7 +19,8 @@ function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): Ra
   });
   const hasPayload = Object.keys(rest).length > 0;
   if (route.method === 'GET' || route.method === 'DELETE') return { method: route.method, path, query: hasPayload ? rest : undefined };
-  return { method: route.method, path, body: hasPayload ? rest : route.body ? {} : undefined };
+  const body = hasPayload ? rest : route.body ? {} : undefined;
+  return isRepeatable(route) ? { method: route.method, path, body, repeatable: true } : { method: route.method, path, body };
 }
 
 /** Lists answer `{data: [...], meta: {pagination}}`; objects `{data: …}`. */

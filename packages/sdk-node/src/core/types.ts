@@ -8,6 +8,7 @@ export interface ContractRoute {
   query?: unknown;
   body?: unknown;
   responses: Record<number, unknown>;
+  metadata?: unknown;
 }
 
 type Prettify<T> = { [K in keyof T]: T[K] } & {};
