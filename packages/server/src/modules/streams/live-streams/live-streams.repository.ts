@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/database';
 import type { LiveStreamRow, LiveStreamsTable, SimulcastTargetRow, SimulcastTargetsTable } from '../../../db/streams-live.schema';
 import { paginate, whereMetadata } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
-import type { PlaybackIdRef } from '../playback-ids/playback-ids.repository';
+import type { PlaybackIdRef } from '../playback-ids/playback-ids.service';
 import type { ShownSimulcastTarget } from './live-streams.serializer';
 
 export type NewLiveStream = Omit<Insertable<LiveStreamsTable>, 'tenant_id' | 'livemode'>;
