@@ -38,7 +38,7 @@ export function createApp(ctx: AppContext): Express {
     res.setHeader('Request-Id', req.id);
     next();
   });
-  app.use(requestLog(ctx.log));
+  app.use(requestLog(ctx.log, ctx.config.SVC_LOG_SUMMARY_SECONDS));
   // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
   app.use(publishableCors(routesOf(contract)));
   // Routes that take a raw body (test-mode direct uploads) come before the JSON body parser.

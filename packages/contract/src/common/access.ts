@@ -54,3 +54,15 @@ export type RouteAccess =
     };
 
 export const access = <const A extends RouteAccess>(a: A) => ({ access: a });
+
+/**
+ * Route metadata beside `access` for a route called every few seconds by every viewer (the heartbeat): the
+ * server writes its per-request log lines at `debug` and counts it into a periodic `requests summary` at `info`.
+ */
+export const frequent = { requestLog: 'summary' } as const;
+
+/**
+ * Route metadata for a write that a repeat cannot do twice (a heartbeat: it only keeps a session alive and
+ * answers its current state). SDKs send it without an `Idempotency-Key`, which would cost a stored answer.
+ */
+export const repeatable = { repeatable: true } as const;

@@ -18,6 +18,9 @@ export function kindOf(route: ContractRoute): ClientKind | undefined {
 /** `/v1/x/:id/y/:target_id` → `['id', 'target_id']`. */
 export const pathNames = (path: string) => [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
 
+/** The contract marks writes that a repeat cannot do twice (heartbeats): they go without a generated key. */
+const isRepeatable = (route: ContractRoute) => (route.metadata as { repeatable?: boolean } | undefined)?.repeatable === true;
+
 /** Path parameters go into the path; the rest is the query of a read or the body of a write. */
 function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): RawRequest {
   const rest = { ...args };
@@ -29,7 +32,8 @@ function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): Ra
   });
   const hasPayload = Object.keys(rest).length > 0;
   if (route.method === 'GET' || route.method === 'DELETE') return { method: route.method, path, query: hasPayload ? rest : undefined };
-  return { method: route.method, path, body: hasPayload ? rest : route.body ? {} : undefined };
+  const body = hasPayload ? rest : route.body ? {} : undefined;
+  return isRepeatable(route) ? { method: route.method, path, body, repeatable: true } : { method: route.method, path, body };
 }
 
 /** `(id, …ids, args?, options?)` or `(args?, options?)`: leading strings are the path's parameters in order. */

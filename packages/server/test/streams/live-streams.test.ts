@@ -177,6 +177,30 @@ describe('reads', () => {
     expect(page1.data[0].ingest.stream_key).toBe(c.ingest.stream_key);
   });
 
+  it('lists each stream exactly as it is retrieved: simulcast targets and playback ids in order, keys unsealed', async () => {
+    const { keys } = await t.tenant('Shown alike');
+    const k = keys.test.secret;
+    const plain = await createStream(t, k, { metadata: { tier: 'gold' } });
+    const rich = await createStream(t, k, {
+      metadata: { tier: 'gold' },
+      simulcast_targets: [
+        { url: 'rtmps://live.example.com/app', stream_key: 'target-key-1' },
+        { url: 'rtmp://127.0.0.1/app', stream_key: 'target-key-2' },
+      ],
+    });
+    expectStatus(await client(t, k).post('/v1/streams/playback_ids', { resource: rich.id, policy: 'public' }), 201);
+    const listed = expectStatus(await client(t, k).get('/v1/streams/live_streams?metadata[tier]=gold'), 200).data;
+    for (const s of [rich, plain]) {
+      const retrieved = expectStatus(await client(t, k).get(`/v1/streams/live_streams/${s.id}`), 200).data;
+      expect(listed.find((l: any) => l.id === s.id)).toEqual(retrieved);
+    }
+    const shown = listed.find((l: any) => l.id === rich.id);
+    expect(shown.simulcast_targets).toHaveLength(2);
+    expect(shown.playback_ids.map((p: any) => p.policy)).toEqual(['signed', 'public']);
+    expect(listed.find((l: any) => l.id === plain.id).simulcast_targets).toEqual([]);
+    expect(JSON.stringify(listed)).not.toContain('target-key');
+  });
+
   it('refuses any expand[] path (live streams have nothing to expand)', async () => {
     const stream = await createStream(t, key);
     expectError(await api().get(`/v1/streams/live_streams/${stream.id}?expand[]=playback_ids`), 400, 'invalid_expand_path', { param: 'playback_ids' });

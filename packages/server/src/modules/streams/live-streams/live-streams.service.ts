@@ -58,7 +58,8 @@ export async function listLiveStreams(
 ) {
   await checkExpand(filters.expand);
   const result = await repo.listLiveStreams(deps.db, scope, filters, page);
-  return { ...result, data: await present(deps, deps.db, scope, result.data) };
+  const data = result.data.map((r) => serializeLiveStream(r, { targets: r.shown_targets, playbackIds: r.shown_playback_ids }, deps.secrets));
+  return { ...result, data };
 }
 
 /**
