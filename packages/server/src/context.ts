@@ -20,6 +20,7 @@ export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: 
 export async function createContext(config: ServerConfig, log: Logger, poolSize = 10): Promise<{ ctx: AppContext; listener: NotificationListener }> {
   const { db } = createDatabase(config.DATABASE_URL, poolSize);
   const listener = new NotificationListener(config.DATABASE_URL, log);
+  const secrets = new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY));
   const ctx: AppContext = {
     config,
     db,
@@ -29,8 +30,8 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     entitlementCache: new EntitlementCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs: new JobQueue(config.DATABASE_URL, log),
-    secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
-    videoNetworks: VideoNetworks.forServer(config.baseUrl),
+    secrets,
+    videoNetworks: VideoNetworks.forServer(config.baseUrl, { db, secrets }),
     state: { shuttingDown: false },
   };
   await listener.start();

@@ -106,6 +106,14 @@ export class VideoNetworkRejection extends Error {
   }
 }
 
+/** The video account has no storage left for what was asked (answered `409 provider_storage_exhausted`). */
+export class VideoNetworkStorageExhausted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VideoNetworkStorageExhausted';
+  }
+}
+
 export interface VideoNetwork {
   /** The read-only `provider` value on streams and assets. */
   readonly provider: string;
@@ -146,4 +154,9 @@ export interface VideoNetwork {
   deleteSigningKey(providerRef: string): Promise<void>;
   /** The HLS address a player opens for a playback id. */
   playbackUrl(input: PlaybackUrlInput): string;
+  /**
+   * For a network that serves the media itself: where this server's playback route sends a player it let in,
+   * for the network's object `providerRef` (a signed address, made without a call per viewer).
+   */
+  playbackRedirect?(providerRef: string, expiresAt: Date): Promise<string>;
 }
