@@ -16,6 +16,7 @@ import {
   type VideoNetwork,
 } from '../video-network';
 import { signingKeyObject, type AccountCredentials } from './account-credentials';
+import { readInbound, type InboundNotice, type InboundRefusal } from './inbound-notices';
 import { accountRef, parseAccountRef } from './account-refs';
 import { ProviderApi, type ProviderApiOptions } from './provider-api';
 import type { ProviderLiveInput, ProviderSigningKey, ProviderVideo } from './provider-types';
@@ -70,6 +71,11 @@ export class AccountVideoNetwork implements VideoNetwork {
     if (!Array.isArray(keys) || !keys.some((k) => k.id === this.credentials.signingKey.id)) {
       throw new VideoNetworkRejection('The video account has no signing key with this `id`.', 'signing_key.id');
     }
+  }
+
+  /** One inbound delivery of this account, verified with its webhook secret or notification secret. */
+  readInbound(headers: Record<string, string | string[] | undefined>, rawBody: Buffer, now: Date): InboundNotice | InboundRefusal {
+    return readInbound(this.credentials, headers, rawBody, now);
   }
 
   private recording(settings: LiveInputSettings) {

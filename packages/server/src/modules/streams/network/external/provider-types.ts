@@ -13,6 +13,8 @@ export interface ProviderVideo {
   readyToStream?: boolean;
   status?: { state?: string; errReasonCode?: string; errReasonText?: string } | null;
   duration?: number;
+  /** Bytes of the file. */
+  size?: number;
   /** The live input a recording came from. */
   liveInput?: string | null;
   created?: string;
