@@ -1,5 +1,9 @@
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { QUEUE_NAMES } from '../../src/jobs/queue-names';
+import { deleteOwnAccountRecordings } from '../../src/modules/streams/assets/delete-own-account-recordings.job';
+import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { useTestServer } from '../harness';
@@ -80,6 +84,28 @@ describe('live inputs on the own account', () => {
 
     expectStatus(await live().delete(`/v1/streams/live_streams/${stream.id}`), 200);
     expect(fake.liveInputs.has(uid)).toBe(false);
+  });
+
+  it('deletes a deleted stream\'s recordings on the account one reconnect window plus a minute later', async () => {
+    const stream = expectStatus(await live().post('/v1/streams/live_streams', { reconnect_window: 120 }), 201).data;
+    const uid = uidOf((await streamRow(stream.id)).provider_ref);
+    const kept = fake.addRecording(uid);
+    fake.finishVideo(kept.uid, 30);
+    const before = Date.now();
+    expectStatus(await live().delete(`/v1/streams/live_streams/${stream.id}`), 200);
+    expect(fake.liveInputs.has(uid)).toBe(false);
+    expect(fake.videos.has(kept.uid)).toBe(true);
+    const { rows } = await sql<{ data: any; start_after: Date }>`
+      delete from pgboss.job where name = ${QUEUE_NAMES.deleteOwnAccountRecordings} returning data, start_after`.execute(t.ctx.db);
+    expect(rows).toHaveLength(1);
+    const delay = (new Date(rows[0]!.start_after).getTime() - before) / 1000;
+    expect(delay).toBeGreaterThan(175);
+    expect(delay).toBeLessThan(190);
+    expect(rows[0]!.data).toEqual({ tenant_id: tenantId, livemode: true, provider: 'cloudflare', video_refs: [`${config.id}:${kept.uid}`] });
+    await deleteOwnAccountRecordings(mediaDeps(t.ctx), rows[0]!.data);
+    expect(fake.videos.has(kept.uid)).toBe(false);
+    // Again: nothing left to delete, nothing fails.
+    await deleteOwnAccountRecordings(mediaDeps(t.ctx), rows[0]!.data);
   });
 
   it('adds simulcast outputs, keeps a refused one as errored, and removes them', async () => {

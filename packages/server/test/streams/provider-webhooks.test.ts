@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { QUEUE_NAMES } from '../../src/jobs/queue-names';
+import { deleteOwnAccountRecordings } from '../../src/modules/streams/assets/delete-own-account-recordings.job';
+import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
 import { expireReconnectWindow } from '../../src/modules/streams/live-streams/live-stream-transitions';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { useTestServer } from '../harness';
@@ -168,6 +172,14 @@ describe('a whole show on the own account', () => {
     expectStatus(await videoWebhook(clipVideo), 200);
     const ready = (await eventsOf(t, tenantId, moment.id)).find((e) => e.type === 'streams.moment.clip_ready');
     expect(ready?.data.object).toMatchObject({ customer: 'fan-1', clip_status: 'ready', clip_asset: expect.stringMatching(/^ast_/) });
+
+    // Deleting the stream deletes its recording on the account, and the recording asset, a window and a minute later.
+    expectStatus(await live().delete(`/v1/streams/live_streams/${stream.id}`), 200);
+    const { rows } = await sql<{ data: any }>`
+      delete from pgboss.job where name = ${QUEUE_NAMES.deleteOwnAccountRecordings} returning data`.execute(t.ctx.db);
+    await deleteOwnAccountRecordings(mediaDeps(t.ctx), rows[0]!.data);
+    expect(fake.videos.has(recordingVideo.uid)).toBe(false);
+    expect(typesOf(await eventsOf(t, tenantId, recording.subject)).at(-1)).toBe('streams.asset.deleted');
   });
 
   it('makes the asset of a direct upload when the account reports the file, and an errored one errored', async () => {

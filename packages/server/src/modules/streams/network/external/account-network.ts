@@ -18,7 +18,7 @@ import {
 import { signingKeyObject, type AccountCredentials } from './account-credentials';
 import { readInbound, type InboundNotice, type InboundRefusal } from './inbound-notices';
 import { accountRef, parseAccountRef } from './account-refs';
-import { ProviderApi, type ProviderApiOptions } from './provider-api';
+import { ProviderApi, ProviderNotFound, type ProviderApiOptions } from './provider-api';
 import type { ProviderLiveInput, ProviderSigningKey, ProviderVideo } from './provider-types';
 
 export const ACCOUNT_PROVIDER = 'cloudflare';
@@ -51,6 +51,8 @@ export class AccountVideoNetwork implements VideoNetwork {
     readonly credentials: AccountCredentials,
     options: ProviderApiOptions,
     private readonly baseUrl: string,
+    /** Schedules the deletion of a deleted live input's recordings (`videoRefs`) `afterSeconds` from now. */
+    private readonly onInputDeleted?: (videoRefs: string[], afterSeconds: number) => Promise<void>,
   ) {
     this.api = new ProviderApi(credentials.accountId, credentials.apiToken, options);
   }
@@ -109,8 +111,21 @@ export class AccountVideoNetwork implements VideoNetwork {
     await this.api.account('PUT', `/stream/live_inputs/${this.id(providerRef)}`, { recording: this.recording(settings) });
   }
 
+  /**
+   * Deletes the input; its recordings, which the account keeps, go one reconnect window plus a minute later
+   * (a broadcast cut short still ends its recording meanwhile).
+   */
   async deleteLiveInput(providerRef: string): Promise<void> {
-    await this.api.account('DELETE', `/stream/live_inputs/${this.id(providerRef)}`);
+    const uid = this.id(providerRef);
+    const input = await this.api.account<ProviderLiveInput | undefined>('GET', `/stream/live_inputs/${uid}`).catch((err) => {
+      if (err instanceof ProviderNotFound) return undefined;
+      throw err;
+    });
+    if (!input) return;
+    const videos = await this.api.account<ProviderVideo[]>('GET', `/stream/live_inputs/${uid}/videos`);
+    await this.api.account('DELETE', `/stream/live_inputs/${uid}`);
+    const refs = (Array.isArray(videos) ? videos : []).map((v) => this.ref(v.uid));
+    if (refs.length > 0 && this.onInputDeleted) await this.onInputDeleted(refs, (input.recording?.timeoutSeconds ?? 0) + 60);
   }
 
   async resetStreamKey(_providerRef: string): Promise<{ streamKey: string; srtPassphrase: string | null }> {

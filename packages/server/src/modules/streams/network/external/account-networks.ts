@@ -21,6 +21,16 @@ import type { AccountCredentials } from './account-credentials';
 import { ACCOUNT_PROVIDER, AccountVideoNetwork, servicePlaybackUrl } from './account-network';
 import { parseAccountRef } from './account-refs';
 import { DEFAULT_API_OPTIONS, type ProviderApiOptions } from './provider-api';
+import { QUEUE_NAMES } from '../../../../jobs/queue-names';
+import { sendInTransaction } from '../../../../jobs/send-in-transaction';
+
+/** The job that deletes a deleted live input's recordings on its account, and their assets here. */
+export interface DeleteOwnAccountRecordingsJob {
+  tenant_id: string;
+  livemode: boolean;
+  provider: string;
+  video_refs: string[];
+}
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -55,8 +65,16 @@ export class AccountNetworks implements VideoNetwork {
   ) {}
 
   /** A network for credentials not stored yet (checking them before a configuration is saved). */
-  networkFor(credentials: AccountCredentials): AccountVideoNetwork {
-    return new AccountVideoNetwork(credentials, this.apiOptions, this.baseUrl);
+  networkFor(credentials: AccountCredentials, scope?: Scope): AccountVideoNetwork {
+    const onInputDeleted = scope
+      ? async (videoRefs: string[], afterSeconds: number) => {
+          const data: DeleteOwnAccountRecordingsJob = { tenant_id: scope.tenantId, livemode: scope.livemode, provider: this.provider, video_refs: videoRefs };
+          await this.db.transaction().execute((trx) =>
+            sendInTransaction(trx, [{ name: QUEUE_NAMES.deleteOwnAccountRecordings, data, startAfter: afterSeconds }]),
+          );
+        }
+      : undefined;
+    return new AccountVideoNetwork(credentials, this.apiOptions, this.baseUrl, onInputDeleted);
   }
 
   /** Drops a configuration this process changed or deleted. */
@@ -71,15 +89,18 @@ export class AccountNetworks implements VideoNetwork {
     const row = await db.selectFrom('provider_configs').selectAll().where('id', '=', configId).executeTakeFirst();
     if (!row) return undefined;
     const sealed = JSON.parse(this.secrets.decrypt(row.secrets_sealed, secretsContext(row.id))) as SealedSecrets;
-    const network = this.networkFor({
-      configId: row.id,
-      accountId: row.account_id,
-      customerCode: row.customer_code,
-      apiToken: sealed.apiToken,
-      signingKey: { id: row.signing_key_id, pem: sealed.signingKeyPem },
-      webhookSecret: sealed.webhookSecret,
-      notificationSecret: sealed.notificationSecret,
-    });
+    const network = this.networkFor(
+      {
+        configId: row.id,
+        accountId: row.account_id,
+        customerCode: row.customer_code,
+        apiToken: sealed.apiToken,
+        signingKey: { id: row.signing_key_id, pem: sealed.signingKeyPem },
+        webhookSecret: sealed.webhookSecret,
+        notificationSecret: sealed.notificationSecret,
+      },
+      { tenantId: row.tenant_id, livemode: row.livemode },
+    );
     this.loaded.set(configId, { network, at: Date.now() });
     return network;
   }

@@ -38,6 +38,9 @@ export class ProviderFault extends Error {
   }
 }
 
+/** The object asked about does not exist on the account (a refusal, `422`, unless the caller expects it). */
+export class ProviderNotFound extends VideoNetworkRejection {}
+
 /** Maps the provider's answer to the adapter's errors: refusal, storage, or fault (`502`). */
 function errorOf(status: number, errors: ProviderErrorItem[]): Error {
   const message = errors.map((e) => e.message).join('; ') || `status ${status}`;
@@ -45,6 +48,7 @@ function errorOf(status: number, errors: ProviderErrorItem[]): Error {
   if (errors.some((e) => STORAGE_CODES.has(e.code)) || STORAGE_WORDS.test(message)) {
     return new VideoNetworkStorageExhausted(`The video account has no storage left: ${message}`);
   }
+  if (status === 404) return new ProviderNotFound(`The video account has no such object: ${message}`);
   if (status === 401 || status === 403) {
     return new VideoNetworkRejection(`The video account refused the credentials (${status}): ${message}`);
   }

@@ -6,6 +6,7 @@ export interface ProviderLiveInput {
   srt?: { url?: string; streamId?: string; passphrase?: string } | null;
   webRTC?: { url?: string } | null;
   enabled?: boolean;
+  recording?: { mode?: string; timeoutSeconds?: number; requireSignedURLs?: boolean };
 }
 
 export interface ProviderVideo {
