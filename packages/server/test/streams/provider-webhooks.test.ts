@@ -1,4 +1,8 @@
+import { Writable } from 'node:stream';
+import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app';
+import { createLogger } from '../../src/logger';
 import { sql } from 'kysely';
 import { QUEUE_NAMES } from '../../src/jobs/queue-names';
 import { deleteOwnAccountRecordings } from '../../src/modules/streams/assets/delete-own-account-recordings.job';
@@ -6,7 +10,7 @@ import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
 import { expireReconnectWindow } from '../../src/modules/streams/live-streams/live-stream-transitions';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { useTestServer } from '../harness';
-import { FakeVideoAccount, NOTIFICATION_SECRET, useFakeAccountApi, useOwnAccount, WEBHOOK_SECRET } from './account-fixtures';
+import { configBody, FakeVideoAccount, NOTIFICATION_SECRET, useFakeAccountApi, useOwnAccount, WEBHOOK_SECRET } from './account-fixtures';
 import { webhookSignature } from './fake-video-account';
 import { busyTenant, client, eventsOf, expectError, expectStatus, manualClock, runClipTry, takeClipTries, typesOf, type Keys } from './media-fixtures';
 
@@ -106,6 +110,30 @@ describe('inbound signatures', () => {
     expectError(await notify(uid, 'live_input.connected', NOTIFICATION_SECRET, theirs.id), 404, 'resource_not_found');
     expectError(await notify('0123456789abcdef0123456789abcdef', 'live_input.connected'), 404, 'resource_not_found');
     expect((await notices()).filter((n) => n.provider_config_id === theirs.id)).toEqual([]);
+  });
+
+  it('refuses a notification through a configuration of the other environment', async () => {
+    const testConfig = expectStatus(await client(t, keys.test.secret).post('/v1/streams/provider_configs', configBody(fake)), 201).data;
+    const { stream, uid } = await streamOnAccount();
+    expectError(await notify(uid, 'live_input.connected', NOTIFICATION_SECRET, testConfig.id), 404, 'resource_not_found');
+    expect(await status(stream.id)).toBe('idle');
+  });
+
+  it('answers within a second, and logs no secret of the account', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) });
+    const app = createApp({ ...t.ctx, log: createLogger('trace', sink) });
+    const created = await supertest(app).post('/v1/streams/provider_configs').set('authorization', `Bearer ${keys.live.secret}`).send(configBody(fake));
+    expect(created.status).toBe(201);
+    const { uid } = await streamOnAccount();
+    const started = Date.now();
+    const res = await supertest(app).post(inbound()).set('cf-webhook-auth', NOTIFICATION_SECRET).send({ data: { input_id: uid, event_type: 'live_input.connected' } });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(res.body).toEqual({ received: true, outcome: 'applied' });
+    await supertest(app).post(inbound(created.body.data.id)).set('cf-webhook-auth', 'a-wrong-guess-of-the-secret').send({});
+    const text = lines.join('');
+    expect(text).toContain('request completed');
+    for (const secret of [fake.token, fake.signingKey.pem, WEBHOOK_SECRET, NOTIFICATION_SECRET, 'a-wrong-guess-of-the-secret']) expect(text).not.toContain(secret);
   });
 
   it('shows a feed the account refuses (outside its constraints) as disconnected', async () => {
