@@ -78,6 +78,9 @@ describe('POST /v1/streams/provider_configs', () => {
       expectStatus(await live().post('/v1/keys', { type: 'restricted', scopes }), 201).data.secret as string;
     const platform = await make(['platform:write']);
     expectStatus(await client(t, platform).post('/v1/streams/provider_configs', configBody(fake)), 201);
+    const reader = await make(['platform:read']);
+    expectStatus(await client(t, reader).get('/v1/streams/provider_configs'), 200);
+    expectError(await client(t, reader).post('/v1/streams/provider_configs', configBody(fake)), 403, 'missing_scope');
     const streams = await make(['streams:write']);
     expectError(await client(t, streams).post('/v1/streams/provider_configs', configBody(fake)), 403, 'missing_scope');
   });
@@ -125,7 +128,11 @@ describe('/v1/streams/settings', () => {
     expectError(await api.patch('/v1/streams/settings', { live_network: 'media-server' }), 422, 'validation_failed');
     expectError(await client(t, own.test.secret).patch('/v1/streams/settings', { live_network: config.id }), 422, 'validation_failed', 'live_network');
 
+    const stream = expectStatus(await api.post('/v1/streams/live_streams', {}), 201).data;
     expectStatus(await api.patch('/v1/streams/settings', { live_network: 'standard' }), 200);
+    // Objects made on the account keep it in use.
+    expectError(await api.delete(`/v1/streams/provider_configs/${config.id}`), 409, 'provider_config_in_use');
+    expectStatus(await api.delete(`/v1/streams/live_streams/${stream.id}`), 200);
     expectStatus(await api.delete(`/v1/streams/provider_configs/${config.id}`), 200);
   });
 });

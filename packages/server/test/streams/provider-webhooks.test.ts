@@ -81,6 +81,7 @@ describe('inbound signatures', () => {
     expectError(await t.http().post(inbound()).set('content-type', 'application/json').send(JSON.stringify(video)), 401, 'provider_webhook_refused');
     expectError(await videoWebhook(video, { mpc: 'mpc_01kaaaaaaaaaaaaaaaaaaaaaaa' }), 404, 'resource_not_found');
     expectError(await t.http().post(inbound(config.id, 'other')).send('{}'), 404, 'resource_not_found');
+    expectError(await t.http().post(inbound()).set('cf-webhook-auth', NOTIFICATION_SECRET).send('x'.repeat(300_000)), 413, 'body_too_large');
     expect((await notices()).length).toBe(before);
     expect(expectStatus(await live().get(`/v1/streams/assets/${asset.id}`), 200).data.status).toBe('preparing');
 

@@ -31,7 +31,8 @@ export async function deleteProviderConfig(db: Executor, scope: Scope, id: strin
 
 /** Whether live streams or assets made on the account still exist (their references start with its id). */
 export async function providerConfigInUse(db: Executor, scope: Scope, id: string): Promise<boolean> {
-  const prefix = `${id}:%`;
+  // `_` and `%` are LIKE wildcards: the id's own `_` is matched literally.
+  const prefix = `${id.replace(/[\\%_]/g, '\\$&')}:%`;
   const stream = await scoped(db, scope)
     .selectFrom('live_streams')
     .select('id')
