@@ -67,9 +67,29 @@ describe('every VideoNetwork method against the account API', () => {
     expect(fake.liveInputs.get(uid(providerRef)).enabled).toBe(true);
   });
 
-  it('resetStreamKey is refused: the account cannot replace a key', async () => {
-    const { providerRef } = await input();
+  it('resetStreamKey replaces the input: same settings and outputs, the old one disabled and kept', async () => {
+    const { providerRef, streamKey } = await input();
+    const out = await network.addSimulcastTarget(providerRef, { url: 'rtmp://x.example.com/app', streamKey: 'yt' });
+    const rec = fake.addRecording(uid(providerRef));
     await expect(network.resetStreamKey(providerRef)).rejects.toBeInstanceOf(VideoNetworkRejection);
+    fake.finishVideo(rec.uid, 30);
+    const fresh = await network.resetStreamKey(providerRef);
+    expect(fresh.streamKey).not.toBe(streamKey);
+    const next = fake.liveInputs.get(uid(fresh.replacement.providerRef));
+    expect(next).toMatchObject({ enabled: true, meta: { previousInputs: [uid(providerRef)] }, recording: { timeoutSeconds: 60 } });
+    expect(fresh.replacement.ingest.rtmp_url).toBe('rtmps://live.fake-account.invalid:443/live');
+    expect(Object.keys(fresh.replacement.simulcastRefs)).toEqual([out.status === 'active' ? out.providerRef : '']);
+    expect([...next.outputs.values()].map((o: any) => o.streamKey)).toEqual(['yt']);
+    expect(fake.liveInputs.get(uid(providerRef)).enabled).toBe(false);
+
+    // Deleting the stream later deletes both inputs, and both inputs' recordings.
+    const again = fake.addRecording(uid(fresh.replacement.providerRef));
+    await network.deleteLiveInput(fresh.replacement.providerRef);
+    expect(fake.liveInputs.has(uid(providerRef))).toBe(false);
+    expect(deleted.at(-1)!.refs.sort()).toEqual([`mpc_test:${again.uid}`, `mpc_test:${rec.uid}`].sort());
+    const another = await input();
+    outage(3);
+    await expect(network.resetStreamKey(another.providerRef)).rejects.toBeInstanceOf(ProviderFault);
   });
 
   it('deleteLiveInput, with its recordings queued for later', async () => {

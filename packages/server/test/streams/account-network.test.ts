@@ -66,7 +66,7 @@ describe('live inputs on the own account', () => {
     expect(fake.requestsTo('POST', '/stream/live_inputs').length).toBe(before + 1);
   });
 
-  it('updates, disables, enables and deletes the live input; a reset of the key is refused', async () => {
+  it('updates, disables, enables, resets the key of and deletes the live input', async () => {
     const stream = expectStatus(await live().post('/v1/streams/live_streams', {}), 201).data;
     const uid = uidOf((await streamRow(stream.id)).provider_ref);
     expectStatus(await live().patch(`/v1/streams/live_streams/${stream.id}`, { reconnect_window: 300 }), 200);
@@ -75,7 +75,14 @@ describe('live inputs on the own account', () => {
     expect(fake.liveInputs.get(uid).enabled).toBe(false);
     expectStatus(await live().post(`/v1/streams/live_streams/${stream.id}/enable`), 200);
     expect(fake.liveInputs.get(uid).enabled).toBe(true);
-    expectError(await live().post(`/v1/streams/live_streams/${stream.id}/reset_stream_key`), 422, 'provider_rejected');
+    const reset = expectStatus(await live().post(`/v1/streams/live_streams/${stream.id}/reset_stream_key`), 200).data;
+    expect(fake.liveInputs.get(uid).enabled).toBe(false);
+    const newUid = uidOf((await streamRow(stream.id)).provider_ref);
+    expect(newUid).not.toBe(uid);
+    expect(reset.ingest.stream_key).toBe(fake.liveInputs.get(newUid).rtmps.streamKey);
+    expect(reset.ingest.srt_url).toContain(fake.liveInputs.get(newUid).srt.streamId);
+    expectStatus(await live().post(`/v1/streams/live_streams/${stream.id}/enable`), 200);
+    expect(fake.liveInputs.get(newUid).enabled).toBe(true);
 
     // A safe request is tried again after a fault.
     fake.failures.push({ status: 503, errors: [{ code: 1, message: 'busy' }] });
@@ -84,6 +91,7 @@ describe('live inputs on the own account', () => {
 
     expectStatus(await live().delete(`/v1/streams/live_streams/${stream.id}`), 200);
     expect(fake.liveInputs.has(uid)).toBe(false);
+    expect(fake.liveInputs.has(newUid)).toBe(false);
   });
 
   it('deletes a deleted stream\'s recordings on the account one reconnect window plus a minute later', async () => {

@@ -143,6 +143,7 @@ export class FakeVideoAccount {
         recording: body?.recording,
         deleteRecordingAfterDays: body?.deleteRecordingAfterDays,
         enabled: body?.enabled ?? true,
+        meta: body?.meta ?? {},
         outputs: new Map<string, any>(),
       };
       this.liveInputs.set(uid, input);
@@ -157,6 +158,10 @@ export class FakeVideoAccount {
       if (m[1] === 'PUT') Object.assign(input, body);
       const { outputs: _outputs, ...shown } = input;
       return this.send(res, 200, shown);
+    }
+    if ((m = route.match(/^GET \/live_inputs\/(\w+)\/outputs$/))) {
+      const input = this.liveInputs.get(m[1]!);
+      return input ? this.send(res, 200, [...input.outputs.values()]) : notFound();
     }
     if ((m = route.match(/^POST \/live_inputs\/(\w+)\/outputs$/))) {
       const input = this.liveInputs.get(m[1]!);

@@ -35,6 +35,14 @@ export interface CreatedLiveInput {
   ingest: IngestAddresses;
 }
 
+/** A live input made in place of another: its reference, its addresses, and its simulcast targets' new references. */
+export interface ReplacedLiveInput {
+  providerRef: string;
+  ingest: IngestAddresses;
+  /** Old target reference → new one. */
+  simulcastRefs: Record<string, string>;
+}
+
 export interface SimulcastTargetInput {
   url: string;
   streamKey: string;
@@ -127,8 +135,11 @@ export interface VideoNetwork {
   createLiveInput(settings: LiveInputSettings): Promise<CreatedLiveInput>;
   updateLiveInput(providerRef: string, settings: LiveInputSettings): Promise<void>;
   deleteLiveInput(providerRef: string): Promise<void>;
-  /** A new stream key (and SRT passphrase); the old one stops working at once. */
-  resetStreamKey(providerRef: string): Promise<{ streamKey: string; srtPassphrase: string | null }>;
+  /**
+   * A new stream key (and SRT passphrase); the old one stops working at once. A network that cannot replace
+   * a key in place replaces the live input and says so in `replacement`.
+   */
+  resetStreamKey(providerRef: string): Promise<{ streamKey: string; srtPassphrase: string | null; replacement?: ReplacedLiveInput }>;
   /** Refuses or accepts the encoder at the network's edge; `disabled` inputs take no video. */
   setLiveInputEnabled(providerRef: string, enabled: boolean): Promise<void>;
   /** Ends the broadcast now instead of waiting for the reconnect window. */

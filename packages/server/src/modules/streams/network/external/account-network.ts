@@ -18,18 +18,16 @@ import {
 import { signingKeyObject, type AccountCredentials } from './account-credentials';
 import { readInbound, type InboundNotice, type InboundRefusal } from './inbound-notices';
 import { accountRef, parseAccountRef } from './account-refs';
-import { ProviderApi, ProviderNotFound, type ProviderApiOptions } from './provider-api';
+import { videoStatus } from './provider-types';
+import { deleteLiveInputs, liveInputResult, replaceLiveInput, RECORDING_RETENTION_DAYS, type LiveInputsContext } from './account-live-inputs';
+import { ProviderApi, type ProviderApiOptions } from './provider-api';
 import type { ProviderLiveInput, ProviderSigningKey, ProviderVideo } from './provider-types';
 
 export const ACCOUNT_PROVIDER = 'cloudflare';
 
-/** Days after a broadcast that a kept stream's recordings are deleted (the account's rule, in the spec). */
-const RECORDING_RETENTION_DAYS = 30;
 /** The longest file a direct upload takes, in seconds (the provider's upper bound). */
 const MAX_UPLOAD_SECONDS = 21_600;
 
-const videoStatus = (v: ProviderVideo): NetworkRecording['status'] =>
-  v.status?.state === 'error' ? 'errored' : v.readyToStream && v.status?.state === 'ready' ? 'ready' : 'preparing';
 
 /** The simulated network's playback route form: this server checks the token, then sends the player on. */
 export const servicePlaybackUrl = (baseUrl: string, { playbackId, token }: PlaybackUrlInput) => {
@@ -45,6 +43,7 @@ export const servicePlaybackUrl = (baseUrl: string, { playbackId, token }: Playb
 export class AccountVideoNetwork implements VideoNetwork {
   readonly provider = ACCOUNT_PROVIDER;
   private readonly api: ProviderApi;
+  private readonly inputs: LiveInputsContext;
   private signingKey: KeyObject | undefined;
 
   constructor(
@@ -52,12 +51,13 @@ export class AccountVideoNetwork implements VideoNetwork {
     options: ProviderApiOptions,
     private readonly baseUrl: string,
     /** Schedules the deletion of a deleted live input's recordings (`videoRefs`) `afterSeconds` from now. */
-    private readonly onInputDeleted?: (videoRefs: string[], afterSeconds: number) => Promise<void>,
+    onInputDeleted?: (videoRefs: string[], afterSeconds: number) => Promise<void>,
   ) {
     this.api = new ProviderApi(credentials.accountId, credentials.apiToken, options);
+    this.inputs = { api: this.api, ref: this.ref, onInputDeleted };
   }
 
-  private ref = (providerId: string) => accountRef(this.credentials.configId, providerId);
+  private readonly ref = (providerId: string) => accountRef(this.credentials.configId, providerId);
 
   /** The provider's id inside a reference of this account; another account's reference is a bug. */
   private id(ref: string): string {
@@ -93,44 +93,19 @@ export class AccountVideoNetwork implements VideoNetwork {
       deleteRecordingAfterDays: RECORDING_RETENTION_DAYS,
       enabled: true,
     });
-    const srt = input.srt?.url && input.srt.streamId ? `${input.srt.url}?streamid=${input.srt.streamId}` : null;
-    return {
-      providerRef: this.ref(input.uid),
-      streamKey: input.rtmps.streamKey,
-      srtPassphrase: srt ? (input.srt?.passphrase ?? null) : null,
-      ingest: {
-        rtmp_url: input.rtmps.url.replace(/\/+$/, ''),
-        rtmp_backup_url: null,
-        srt_url: srt,
-        whip_url: input.webRTC?.url ?? null,
-      },
-    };
+    return liveInputResult(this.inputs, input);
   }
 
   async updateLiveInput(providerRef: string, settings: LiveInputSettings): Promise<void> {
     await this.api.account('PUT', `/stream/live_inputs/${this.id(providerRef)}`, { recording: this.recording(settings) });
   }
 
-  /**
-   * Deletes the input; its recordings, which the account keeps, go one reconnect window plus a minute later
-   * (a broadcast cut short still ends its recording meanwhile).
-   */
   async deleteLiveInput(providerRef: string): Promise<void> {
-    const uid = this.id(providerRef);
-    const input = await this.api.account<ProviderLiveInput | undefined>('GET', `/stream/live_inputs/${uid}`).catch((err) => {
-      if (err instanceof ProviderNotFound) return undefined;
-      throw err;
-    });
-    if (!input) return;
-    const videos = await this.api.account<ProviderVideo[]>('GET', `/stream/live_inputs/${uid}/videos`);
-    await this.api.account('DELETE', `/stream/live_inputs/${uid}`);
-    const refs = (Array.isArray(videos) ? videos : []).map((v) => this.ref(v.uid));
-    if (refs.length > 0 && this.onInputDeleted) await this.onInputDeleted(refs, (input.recording?.timeoutSeconds ?? 0) + 60);
+    await deleteLiveInputs(this.inputs, this.id(providerRef));
   }
 
-  async resetStreamKey(_providerRef: string): Promise<{ streamKey: string; srtPassphrase: string | null }> {
-    // The provider's API has no call that replaces a live input's key.
-    throw new VideoNetworkRejection('The video account cannot replace a live input\'s stream key; create a new live stream instead.');
+  async resetStreamKey(providerRef: string) {
+    return replaceLiveInput(this.inputs, this.id(providerRef));
   }
 
   async setLiveInputEnabled(providerRef: string, enabled: boolean): Promise<void> {

@@ -134,7 +134,7 @@ export class AccountNetworks implements VideoNetwork {
   async deleteLiveInput(ref: string): Promise<void> {
     return (await this.owner(ref)).deleteLiveInput(ref);
   }
-  async resetStreamKey(ref: string): Promise<{ streamKey: string; srtPassphrase: string | null }> {
+  async resetStreamKey(ref: string) {
     return (await this.owner(ref)).resetStreamKey(ref);
   }
   async setLiveInputEnabled(ref: string, enabled: boolean): Promise<void> {

@@ -7,6 +7,9 @@ export interface ProviderLiveInput {
   webRTC?: { url?: string } | null;
   enabled?: boolean;
   recording?: { mode?: string; timeoutSeconds?: number; requireSignedURLs?: boolean };
+  deleteRecordingAfterDays?: number | null;
+  /** The adapter keeps the inputs this one replaced here (key resets). */
+  meta?: { previousInputs?: string[] } & Record<string, unknown>;
 }
 
 export interface ProviderVideo {
@@ -29,3 +32,7 @@ export interface ProviderSigningKey {
   pem?: string;
   created?: string;
 }
+
+/** Where a video stands, in the service's words: `ready` only once the account can play it. */
+export const videoStatus = (v: ProviderVideo): 'preparing' | 'ready' | 'errored' =>
+  v.status?.state === 'error' ? 'errored' : v.readyToStream && v.status?.state === 'ready' ? 'ready' : 'preparing';
