@@ -1,3 +1,4 @@
+import { videoNetworksPart } from '../../src/modules/streams';
 import { DEFAULT_API_OPTIONS } from '../../src/modules/streams/network/external/provider-api';
 import type { TestServer } from '../harness';
 import { FakeVideoAccount } from './fake-video-account';
@@ -8,7 +9,7 @@ export const NOTIFICATION_SECRET = 'notification-channel-secret-42';
 
 /** Points the server's own-account adapter at the fake, with short backoff so retries take milliseconds. */
 export function useFakeAccountApi(t: TestServer, fake: FakeVideoAccount): void {
-  t.ctx.videoNetworks.accounts!.apiOptions = { ...DEFAULT_API_OPTIONS, baseUrl: fake.url, backoffMs: 2, timeoutMs: 2000 };
+  videoNetworksPart.of(t.ctx).accounts!.apiOptions = { ...DEFAULT_API_OPTIONS, baseUrl: fake.url, backoffMs: 2, timeoutMs: 2000 };
 }
 
 /** The body that registers the fake's account. */

@@ -1,9 +1,9 @@
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { QUEUE_NAMES } from '../../src/jobs/queue-names';
 import { deleteOwnAccountRecordings } from '../../src/modules/streams/assets/delete-own-account-recordings.job';
 import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
+import { deleteOwnAccountRecordingsJobType } from '../../src/modules/streams/network/external/account-networks';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { useTestServer } from '../harness';
@@ -50,7 +50,7 @@ describe('live inputs on the own account', () => {
   });
 
   it('refuses what the account does not offer, and a full account', async () => {
-    expectError(await live().post('/v1/streams/live_streams', { audio_only: true, latency_mode: 'standard' }), 422, 'provider_rejected', 'audio_only');
+    expectError(await live().post('/v1/streams/live_streams', { audio_only: true, latency_mode: 'standard' }), 422, 'provider_rejected', { param: 'audio_only' });
     fake.storageExhausted = true;
     try {
       expectError(await live().post('/v1/streams/live_streams', {}), 409, 'provider_storage_exhausted');
@@ -104,7 +104,7 @@ describe('live inputs on the own account', () => {
     expect(fake.liveInputs.has(uid)).toBe(false);
     expect(fake.videos.has(kept.uid)).toBe(true);
     const { rows } = await sql<{ data: any; start_after: Date }>`
-      delete from pgboss.job where name = ${QUEUE_NAMES.deleteOwnAccountRecordings} returning data, start_after`.execute(t.ctx.db);
+      delete from pgboss.job where name = ${deleteOwnAccountRecordingsJobType.name} returning data, start_after`.execute(t.ctx.db);
     expect(rows).toHaveLength(1);
     const delay = (new Date(rows[0]!.start_after).getTime() - before) / 1000;
     expect(delay).toBeGreaterThan(175);

@@ -54,8 +54,8 @@ describe('POST /v1/streams/provider_configs', () => {
   });
 
   it('refuses a signing key the account does not have, or a pem that is not an RSA key', async () => {
-    expectError(await live().post('/v1/streams/provider_configs', configBody(fake, { signing_key: { id: 'nope', pem: fake.signingKey.pem } })), 422, 'provider_rejected', 'signing_key.id');
-    expectError(await live().post('/v1/streams/provider_configs', configBody(fake, { signing_key: { id: fake.signingKey.id, pem: 'bm90IGEga2V5' } })), 422, 'provider_rejected', 'signing_key.pem');
+    expectError(await live().post('/v1/streams/provider_configs', configBody(fake, { signing_key: { id: 'nope', pem: fake.signingKey.pem } })), 422, 'provider_rejected', { param: 'signing_key.id' });
+    expectError(await live().post('/v1/streams/provider_configs', configBody(fake, { signing_key: { id: fake.signingKey.id, pem: 'bm90IGEga2V5' } })), 422, 'provider_rejected', { param: 'signing_key.pem' });
   });
 
   it('answers 502 provider_unavailable when the account API fails, after retrying a safe request', async () => {
@@ -68,7 +68,7 @@ describe('POST /v1/streams/provider_configs', () => {
   });
 
   it('refuses a provider this server does not speak, and missing fields', async () => {
-    expectError(await live().post('/v1/streams/provider_configs', configBody(fake, { provider: 'other' })), 422, 'validation_failed', 'provider');
+    expectError(await live().post('/v1/streams/provider_configs', configBody(fake, { provider: 'other' })), 422, 'validation_failed', { param: 'provider' });
     const { webhook_secret: _w, ...partial } = configBody(fake);
     expectError(await live().post('/v1/streams/provider_configs', partial), 422, 'validation_failed');
   });
@@ -124,9 +124,9 @@ describe('/v1/streams/settings', () => {
     expectError(await api.delete(`/v1/streams/provider_configs/${config.id}`), 409, 'provider_config_in_use');
 
     const foreign = expectStatus(await client(t, keys.live.secret).post('/v1/streams/provider_configs', configBody(fake)), 201).data;
-    expectError(await api.patch('/v1/streams/settings', { live_network: foreign.id }), 404, 'resource_not_found', 'live_network');
+    expectError(await api.patch('/v1/streams/settings', { live_network: foreign.id }), 404, 'resource_not_found', { param: 'live_network' });
     expectError(await api.patch('/v1/streams/settings', { live_network: 'media-server' }), 422, 'validation_failed');
-    expectError(await client(t, own.test.secret).patch('/v1/streams/settings', { live_network: config.id }), 422, 'validation_failed', 'live_network');
+    expectError(await client(t, own.test.secret).patch('/v1/streams/settings', { live_network: config.id }), 422, 'validation_failed', { param: 'live_network' });
 
     const stream = expectStatus(await api.post('/v1/streams/live_streams', {}), 201).data;
     expectStatus(await api.patch('/v1/streams/settings', { live_network: 'standard' }), 200);

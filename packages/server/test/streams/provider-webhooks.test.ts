@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
 import { sql } from 'kysely';
-import { QUEUE_NAMES } from '../../src/jobs/queue-names';
 import { deleteOwnAccountRecordings } from '../../src/modules/streams/assets/delete-own-account-recordings.job';
 import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
+import { deleteOwnAccountRecordingsJobType } from '../../src/modules/streams/network/external/account-networks';
 import { expireReconnectWindow } from '../../src/modules/streams/live-streams/live-stream-transitions';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { useTestServer } from '../harness';
@@ -205,7 +205,7 @@ describe('a whole show on the own account', () => {
     // Deleting the stream deletes its recording on the account, and the recording asset, a window and a minute later.
     expectStatus(await live().delete(`/v1/streams/live_streams/${stream.id}`), 200);
     const { rows } = await sql<{ data: any }>`
-      delete from pgboss.job where name = ${QUEUE_NAMES.deleteOwnAccountRecordings} returning data`.execute(t.ctx.db);
+      delete from pgboss.job where name = ${deleteOwnAccountRecordingsJobType.name} returning data`.execute(t.ctx.db);
     await deleteOwnAccountRecordings(mediaDeps(t.ctx), rows[0]!.data);
     expect(fake.videos.has(recordingVideo.uid)).toBe(false);
     expect(typesOf(await eventsOf(t, tenantId, recording.subject)).at(-1)).toBe('streams.asset.deleted');

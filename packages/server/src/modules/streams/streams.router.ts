@@ -20,7 +20,7 @@ const s = initServer();
 /** Every Streams route: one router per resource, as in `contract.streams`. */
 export const streamsRouter = (ctx: AppContext) => {
   const deps = streamsDeps(ctx);
-  const accountDeps = { ...ctx, baseUrl: ctx.config.baseUrl, now: deps.now };
+  const accountDeps = { ...deps, baseUrl: ctx.config.baseUrl };
   return s.router(contract.streams, {
     liveStreams: liveStreamsRouter(deps),
     liveStreamTestHelpers: liveStreamTestHelpersRouter(deps),

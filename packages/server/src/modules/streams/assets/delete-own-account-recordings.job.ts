@@ -1,7 +1,6 @@
 import type { JobDefinition } from '../../../jobs/queue';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
 import { scoped } from '../../../core/scope';
-import type { DeleteOwnAccountRecordingsJob } from '../network/external/account-networks';
+import { deleteOwnAccountRecordingsJobType, type DeleteOwnAccountRecordingsJob } from '../network/external/account-networks';
 import { callNetwork } from '../network/video-networks';
 import { deleteAsset } from './assets.service';
 import type { MediaDeps } from './media-deps';
@@ -28,7 +27,7 @@ export async function deleteOwnAccountRecordings(deps: MediaDeps, job: DeleteOwn
 }
 
 export const deleteOwnAccountRecordingsJob = (deps: MediaDeps): JobDefinition<DeleteOwnAccountRecordingsJob> => ({
-  name: QUEUE_NAMES.deleteOwnAccountRecordings,
+  ...deleteOwnAccountRecordingsJobType,
   handler: async (jobs) => {
     for (const job of jobs) await deleteOwnAccountRecordings(deps, job);
   },

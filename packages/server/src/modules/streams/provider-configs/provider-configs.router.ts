@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import * as service from './provider-configs.service';
 import type { ProviderConfigDeps } from './provider-configs.service';
 
@@ -8,15 +8,15 @@ const s = initServer();
 
 export const providerConfigsRouter = (deps: ProviderConfigDeps) =>
   s.router(contract.streams.providerConfigs, {
-    create: async ({ body, req }) => ({ status: 201, body: { data: await service.createProviderConfig(deps, keyPrincipal(req).scope, body) } }),
-    list: async ({ query, req }) => ({ status: 200, body: await service.listProviderConfigs(deps, keyPrincipal(req).scope, query) }),
+    create: async ({ body, req }) => ({ status: 201, body: { data: await service.createProviderConfig(deps, actorOf(req).scope, body) } }),
+    list: async ({ query, req }) => ({ status: 200, body: await service.listProviderConfigs(deps, actorOf(req).scope, query) }),
     retrieve: async ({ params, req }) => ({
       status: 200,
-      body: { data: await service.retrieveProviderConfig(deps, keyPrincipal(req).scope, params.id) },
+      body: { data: await service.retrieveProviderConfig(deps, actorOf(req).scope, params.id) },
     }),
     update: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await service.updateProviderConfig(deps, keyPrincipal(req).scope, params.id, body) },
+      body: { data: await service.updateProviderConfig(deps, actorOf(req).scope, params.id, body) },
     }),
-    delete: async ({ params, req }) => ({ status: 200, body: { data: await service.deleteProviderConfig(deps, keyPrincipal(req).scope, params.id) } }),
+    delete: async ({ params, req }) => ({ status: 200, body: { data: await service.deleteProviderConfig(deps, actorOf(req).scope, params.id) } }),
   });

@@ -8,13 +8,13 @@ import type { Scope } from '../../../core/scope';
 import type { ProviderConfigRow } from '../../../db/provider-configs.schema';
 import type { AccountCredentials } from '../network/external/account-credentials';
 import { ACCOUNT_PROVIDERS, secretsContext, type AccountNetworks, type SealedSecrets } from '../network/external/account-networks';
-import { callNetwork } from '../network/video-networks';
+import { callNetwork, type VideoNetworks } from '../network/video-networks';
 import * as repo from './provider-configs.repository';
 import { serializeProviderConfig } from './provider-configs.serializer';
 
 type CreateInput = z.infer<typeof CreateProviderConfigSchema>;
 type UpdateInput = z.infer<typeof UpdateProviderConfigSchema>;
-export type ProviderConfigDeps = Pick<AppContext, 'db' | 'secrets' | 'videoNetworks'> & { baseUrl: string; now: () => Date };
+export type ProviderConfigDeps = Pick<AppContext, 'db' | 'secrets'> & { videoNetworks: VideoNetworks; baseUrl: string; now: () => Date };
 
 function accountsOf(deps: ProviderConfigDeps): AccountNetworks {
   const accounts = deps.videoNetworks.accounts;

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
+import { videoNetworksPart } from '../streams-parts';
 import { applyNotice, configForInbound } from './provider-notices.service';
 
 /** Where a tenant's video account sends its webhooks and live-input notifications. */
@@ -24,7 +25,7 @@ export function mountProviderWebhooks(app: Express, ctx: AppContext, before: Req
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const config = await configForInbound(ctx, String(req.params.provider), String(req.params.id));
-        const account = await ctx.videoNetworks.accounts?.account(config.id);
+        const account = await videoNetworksPart.of(ctx).accounts?.account(config.id);
         if (!account) throw ApiError.notFound('provider configuration', config.id);
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const notice = account.readInbound(req.headers, raw, now());

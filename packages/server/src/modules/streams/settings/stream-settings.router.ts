@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import type { ProviderConfigDeps } from '../provider-configs/provider-configs.service';
 import { retrieveStreamSettings, updateStreamSettings } from './stream-settings.service';
 
@@ -8,6 +8,6 @@ const s = initServer();
 
 export const streamSettingsRouter = (deps: ProviderConfigDeps) =>
   s.router(contract.streams.settings, {
-    retrieve: async ({ req }) => ({ status: 200, body: { data: await retrieveStreamSettings(deps, keyPrincipal(req).scope) } }),
-    update: async ({ body, req }) => ({ status: 200, body: { data: await updateStreamSettings(deps, keyPrincipal(req).scope, body) } }),
+    retrieve: async ({ req }) => ({ status: 200, body: { data: await retrieveStreamSettings(deps, actorOf(req).scope) } }),
+    update: async ({ body, req }) => ({ status: 200, body: { data: await updateStreamSettings(deps, actorOf(req).scope, body) } }),
   });

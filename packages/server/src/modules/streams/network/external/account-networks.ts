@@ -21,16 +21,18 @@ import type { AccountCredentials } from './account-credentials';
 import { ACCOUNT_PROVIDER, AccountVideoNetwork, servicePlaybackUrl } from './account-network';
 import { parseAccountRef } from './account-refs';
 import { DEFAULT_API_OPTIONS, type ProviderApiOptions } from './provider-api';
-import { QUEUE_NAMES } from '../../../../jobs/queue-names';
-import { sendInTransaction } from '../../../../jobs/send-in-transaction';
+import { z } from 'zod';
+import { defineJob } from '../../../../jobs/job-definition';
+import { jobOf, sendInTransaction } from '../../../../jobs/send-in-transaction';
 
 /** The job that deletes a deleted live input's recordings on its account, and their assets here. */
-export interface DeleteOwnAccountRecordingsJob {
-  tenant_id: string;
-  livemode: boolean;
-  provider: string;
-  video_refs: string[];
-}
+export const deleteOwnAccountRecordingsJobType = defineJob({
+  name: 'streams-delete-own-account-recordings',
+  version: 1,
+  payload: z.object({ tenant_id: z.string(), livemode: z.boolean(), provider: z.string(), video_refs: z.array(z.string()) }),
+  retry: { limit: 2 },
+});
+export type DeleteOwnAccountRecordingsJob = z.infer<typeof deleteOwnAccountRecordingsJobType.payload>;
 
 const generateKeyPairAsync = promisify(generateKeyPair);
 
@@ -69,9 +71,7 @@ export class AccountNetworks implements VideoNetwork {
     const onInputDeleted = scope
       ? async (videoRefs: string[], afterSeconds: number) => {
           const data: DeleteOwnAccountRecordingsJob = { tenant_id: scope.tenantId, livemode: scope.livemode, provider: this.provider, video_refs: videoRefs };
-          await this.db.transaction().execute((trx) =>
-            sendInTransaction(trx, [{ name: QUEUE_NAMES.deleteOwnAccountRecordings, data, startAfter: afterSeconds }]),
-          );
+          await this.db.transaction().execute((trx) => sendInTransaction(trx, [jobOf(deleteOwnAccountRecordingsJobType, data, afterSeconds)]));
         }
       : undefined;
     return new AccountVideoNetwork(credentials, this.apiOptions, this.baseUrl, onInputDeleted);
