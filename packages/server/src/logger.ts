@@ -5,10 +5,15 @@ export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["svc-publishable-key"]',
   'req.headers.cookie',
+  'req.headers["cf-webhook-auth"]',
   'res.headers["set-cookie"]',
   '*.secret',
   '*.stream_key',
   '*.password',
+  '*.api_token',
+  '*.pem',
+  '*.webhook_secret',
+  '*.notification_secret',
 ];
 
 /**

@@ -92,6 +92,8 @@ export const ERROR_CATALOGUE = {
   ticket_type_sold_out: def('invalid_request_error', 409, 'The ticket type is sold out; `param` names the field.'),
   provider_rejected: def('invalid_request_error', 422, 'The video network cannot do what was asked.'),
   aspect_not_supported: def('invalid_request_error', 422, 'Clip `aspect` is not supported.'),
+  provider_config_in_use: def('invalid_request_error', 409, 'The provider configuration is chosen in the Streams settings, or live streams or assets made on it still exist.'),
+  provider_webhook_refused: def('authentication_error', 401, 'An inbound provider notification had no valid signature or shared secret, or was older than five minutes.'),
   upload_url_used: def('invalid_request_error', 409, 'The one-time upload URL already took its file; create a new upload.'),
   upload_origin_not_allowed: def('permission_error', 403, 'The request\'s `Origin` is not the upload\'s `cors_origin`.'),
   // Reduced-shape codes of the ticketing and content routes

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { call, tenantRoutes, type TenantRoute } from '../kit/route-matrix';
+import { configBody, FakeVideoAccount, useFakeAccountApi } from '../streams/account-fixtures';
 
 /**
  * Every read of one object, generated from the contract: an object of one tenant's test environment is found
@@ -18,7 +19,12 @@ const post = async (path: string, body: object, headers: Record<string, string> 
 
 /** The object each read path prefix reads, made by the owner; `external_id` is `ext-1` where the object has one. */
 const made: Record<string, { id: string; external_id?: string }> = {};
+// Provider configurations are checked on the account when made: a local fake of it.
+const account = new FakeVideoAccount();
+afterAll(() => account.stop());
 beforeAll(async () => {
+  await account.start();
+  useFakeAccountApi(t, account);
   owner = await t.tenant('Owner');
   stranger = await t.tenant('Stranger');
   const stream = await post('/v1/streams/live_streams', { external_id: 'ext-1' });
@@ -30,6 +36,7 @@ beforeAll(async () => {
   };
   made['/v1/streams/assets'] = { id: (await post('/v1/streams/assets', { url: 'https://93.184.216.34/a.mp4', external_id: 'ext-1' })).id, external_id: 'ext-1' };
   made['/v1/streams/uploads'] = { id: (await post('/v1/streams/uploads', { cors_origin: '*' })).id };
+  made['/v1/streams/provider_configs'] = { id: (await post('/v1/streams/provider_configs', configBody(account))).id };
   const entitlement = await post('/v1/access/entitlements', { customer: 'c-1', resource: { type: 'ls', id: stream.id }, external_id: 'ext-1' }, { 'Idempotency-Key': randomUUID() });
   made['/v1/access/entitlements'] = { id: entitlement.id, external_id: 'ext-1' };
   const events = expectStatus(await t.http().get('/v1/events').set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;

@@ -8,14 +8,19 @@ import { streamsDeps } from './streams-deps';
 import { videoNetworksPart } from './streams-parts';
 import { streamsRouter } from './streams.router';
 import { mountUploadReceiver } from './uploads/upload-receiver';
+import { mountProviderWebhooks } from './provider-webhooks/provider-webhooks.receiver';
 
 /** Streams: live streams, assets, uploads, clips, moments, playback ids and signing keys, over a video network. */
 export const streamsModule: ModuleDefinition = {
   name: 'streams',
-  setup: (ctx) => videoNetworksPart.set(ctx, VideoNetworks.forServer(ctx.config.baseUrl)),
+  setup: (ctx) => videoNetworksPart.set(ctx, VideoNetworks.forServer(ctx.config.baseUrl, { db: ctx.db, secrets: ctx.secrets })),
   routers: (ctx) => ({ streams: streamsRouter(ctx) }),
-  // Test-mode direct uploads take a raw file.
-  mountRaw: (app, ctx, middleware) => mountUploadReceiver(app, ctx, middleware),
+  mountRaw: (app, ctx, middleware) => {
+    // Test-mode direct uploads take a raw file.
+    mountUploadReceiver(app, ctx, middleware);
+    // Provider webhooks are signed over their raw bytes.
+    mountProviderWebhooks(app, ctx, middleware);
+  },
   jobs: (ctx) => [...streamsMediaJobs(ctx), reconnectWindowJob(streamsDeps(ctx))],
 };
 

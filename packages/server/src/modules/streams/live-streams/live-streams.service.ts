@@ -17,6 +17,7 @@ import { broadcastEnded } from './broadcast-hooks';
 import { emitLiveStreamEvent, loadRelations } from './live-stream-events';
 import { inBroadcast } from './live-stream-state';
 import { lockLiveStream } from './live-stream-transitions';
+import { useReplacedInput } from './replaced-live-input';
 import * as repo from './live-streams.repository';
 import { secretContext, serializeLiveStream } from './live-streams.serializer';
 import { addTargetInTransaction } from './simulcast-targets.service';
@@ -160,6 +161,7 @@ export async function resetStreamKey(deps: StreamsDeps, scope: Scope, id: string
         ? deps.secrets.encrypt(fresh.srtPassphrase, secretContext(row.id, 'srt_passphrase'))
         : null,
     });
+    if (fresh.replacement) await useReplacedInput(trx, scope, row.id, fresh.replacement);
     const updated = await emitLiveStreamEvent(trx, scope, row.id, 'streams.live_stream.updated', { status: row.status });
     return presentOne(deps, trx, scope, updated);
   });
