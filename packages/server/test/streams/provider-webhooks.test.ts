@@ -14,7 +14,8 @@ import { configBody, FakeVideoAccount, NOTIFICATION_SECRET, useFakeAccountApi, u
 import { webhookSignature } from './fake-video-account';
 import { busyTenant, client, eventsOf, expectError, expectStatus, manualClock, runClipTry, takeClipTries, typesOf, type Keys } from './media-fixtures';
 
-const t = useTestServer();
+// A whole show sends more notifications in a second than the public per-IP limit admits from one address.
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 const fake = new FakeVideoAccount();
 let keys: Keys;
 let tenantId: string;
