@@ -23,6 +23,9 @@ import { eventsRouter } from './modules/events/events.router';
 import { streamsRouter } from './modules/streams/streams.router';
 import { accessRouter } from './modules/access/access.router';
 import { publishableCors } from './core/cors';
+import { identityRouter } from './modules/identity/identity.router';
+import { customersRouter } from './modules/customers/customers.router';
+import { organizationsRouter } from './modules/organizations/organizations.router';
 
 const s = initServer();
 
@@ -82,6 +85,9 @@ export function createApp(ctx: AppContext): Express {
     webhookEndpoints: webhookEndpointsRouter(ctx),
     events: eventsRouter(ctx),
     streams: streamsRouter(ctx),
+    identity: identityRouter(ctx),
+    customers: customersRouter(ctx),
+    organizations: organizationsRouter(ctx),
   });
   createExpressEndpoints(rest, router, app, endpoints);
 

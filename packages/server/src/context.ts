@@ -10,6 +10,7 @@ import { createDatabase } from './db/database';
 import { JobQueue } from './jobs/queue';
 import { EntitlementCache } from './modules/access/entitlements/entitlement-cache';
 import { VideoNetworks } from './modules/streams/network/video-networks';
+import { IdentityCaches } from './modules/identity/identity-caches';
 
 export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string };
 
@@ -27,6 +28,7 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     credentials: new CredentialCache(listener),
     customerTokenKeys: new CustomerTokenKeyCache(listener),
     entitlementCache: new EntitlementCache(listener),
+    identity: new IdentityCaches(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs: new JobQueue(config.DATABASE_URL, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),

@@ -17,7 +17,11 @@ export const SCOPE_AREAS = [...PRODUCTS, 'access', 'customers', 'platform'] as c
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}` | 'platform:*';
 
-export type TenantCredential = 'secret' | 'restricted' | 'publishable';
+/**
+ * `user`: a person signed in with an identity access token; `tenant-header`: a caller that only named the
+ * tenant with `X-Tenant-Code` / `Svc-Tenant` (live mode).
+ */
+export type TenantCredential = 'secret' | 'restricted' | 'publishable' | 'user' | 'tenant-header';
 
 /**
  * Who may call a route, read by the server's one authentication middleware from the route's `metadata`.
@@ -43,6 +47,8 @@ export type RouteAccess =
       /** `false` on test helpers: live-mode keys are refused with `403 live_mode_unavailable`. */
       liveMode?: boolean;
       idempotency?: 'required';
+      /** The member permission a `user` principal must hold (see `ROLE_PERMISSIONS`); missing: `403 missing_permission`. */
+      permission?: string;
     };
 
 export const access = <const A extends RouteAccess>(a: A) => ({ access: a });

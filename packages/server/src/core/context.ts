@@ -9,6 +9,7 @@ import type { SecretBox } from './secret-box';
 import type { HostResolver } from './outbound/url-policy';
 import type { VideoNetworks } from '../modules/streams/network/video-networks';
 import type { EntitlementCache } from '../modules/access/entitlements/entitlement-cache';
+import type { IdentityCaches } from '../modules/identity/identity-caches';
 
 /** The long-lived parts a request handler may use; built once in main.ts (or by the test harness). */
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   customerTokenKeys: CustomerTokenKeyCache;
   /** Entitlements by customer and resource (Access checks and session opens), dropped on change by every process. */
   entitlementCache: EntitlementCache;
+  /** Identity's sessions, member permissions, header tenants and signing keys, dropped on change by every process. */
+  identity: IdentityCaches;
   rateLimits: RateLimits;
   jobs: JobQueue;
   /** Encrypts secrets stored at rest with `SVC_ENCRYPTION_KEY`. */

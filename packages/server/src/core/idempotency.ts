@@ -65,7 +65,11 @@ export function idempotency(ctx: AppContext) {
           ? JSON.stringify(['customer', principal.customer, sent])
           : principal.kind === 'publishable'
             ? JSON.stringify(['client', principal.clientId, sent])
-            : sent;
+            : principal.kind === 'user'
+              ? JSON.stringify(['user', principal.userId, sent])
+              : principal.kind === 'tenant-header'
+                ? JSON.stringify(['client', principal.ip, sent])
+                : sent;
 
       const requestHash = createHash('sha256').update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`).digest('hex');
       const claimed = await claimKey(ctx.db, { scope, key, method: req.method, path: req.path, requestHash });

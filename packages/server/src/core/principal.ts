@@ -34,7 +34,9 @@ export type Principal =
   /** A viewer: publishable key plus a customer token (`sub`, optional `ctry`). */
   | ({ kind: 'customer' } & TenantPrincipalBase & { customer: string; country: string | null; tokenKeyId: string })
   /** A person signed in through the identity service. */
-  | { kind: 'user'; tenant: ResolvedTenant; scope: Scope; userId: string; customerId: string | null };
+  | { kind: 'user'; tenant: ResolvedTenant; scope: Scope; userId: string; customerId: string | null; sessionId: string }
+  /** A caller that only named the tenant with `X-Tenant-Code` / `Svc-Tenant` (live mode). */
+  | { kind: 'tenant-header'; tenant: ResolvedTenant; scope: Scope; ip: string };
 
 export type TenantPrincipal = Extract<Principal, { scope: Scope }>;
 export type KeyPrincipal = Extract<Principal, { key: ResolvedKey }>;

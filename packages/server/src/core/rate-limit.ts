@@ -52,6 +52,8 @@ export function bucketFor(principal: Principal, rateLimits: RateLimits): { bucke
       return { bucket: `key:${principal.key.id}:cus:${principal.customer}`, limit: principal.tenant.rateLimits.publishable };
     case 'user':
       return { bucket: `user:${principal.userId}`, limit: principal.tenant.rateLimits.secret };
+    case 'tenant-header':
+      return { bucket: `tenant:${principal.tenant.id}:ip:${principal.ip}`, limit: principal.tenant.rateLimits.publishable };
   }
 }
 

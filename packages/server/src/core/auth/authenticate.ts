@@ -8,6 +8,8 @@ import { hashSecret, parseApiKey, secretsEqual } from './api-key-secret';
 import { customerPrincipal } from './customer-token';
 import { resolveApiKey } from './resolve-api-key';
 import { applyRateLimit } from '../rate-limit';
+// Identity's resolvers (access tokens, the tenant header, member permissions) until the resolver chain takes them.
+import { checkIdentityAccess, checkKeyTenantHeader, resolveIdentityPrincipal } from '../../modules/identity/auth/identity-resolvers';
 
 export function routeAccess(req: Request): RouteAccess {
   const route = (req as Request & { tsRestRoute?: { metadata?: { access?: RouteAccess } } }).tsRestRoute;
@@ -53,9 +55,18 @@ async function resolvePrincipal(ctx: AppContext, req: Request, access: RouteAcce
   }
 
   const publishable = req.headers['svc-publishable-key'];
+  // Identity: without a publishable key, an access token (rule 3) or the tenant header alone (rule 4).
+  if (!(typeof publishable === 'string' && publishable)) {
+    const identity = await resolveIdentityPrincipal(ctx, req, bearer(req));
+    if (identity) {
+      await checkIdentityAccess(ctx, identity, access);
+      return identity;
+    }
+  }
   const secret = typeof publishable === 'string' && publishable ? publishable : bearer(req);
   if (!secret) throw ApiError.of('api_key_missing');
   const principal = await principalForKey(ctx, req, secret);
+  await checkKeyTenantHeader(ctx, req, principal.tenant.id);
   checkRouteAccess(principal, access.credentials, access.scope, access.product, access.testMode, access.altScopes);
   if (access.liveMode === false && principal.scope.livemode) throw ApiError.of('live_mode_unavailable');
   // Only a key that got past every check counts as used.
