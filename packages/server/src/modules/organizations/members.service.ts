@@ -77,12 +77,14 @@ export async function listMembers(db: Executor, group: MemberGroup, page: Cursor
  */
 async function changeMember(ctx: AppContext, group: MemberGroup, id: string, change: { role: string } | 'delete') {
   const row = await ctx.db.transaction().execute(async (trx) => {
-    const member = isIdOf('member', id) ? await inGroup(trx, group).where('id', '=', id).forUpdate().executeTakeFirst() : undefined;
+    if (!isIdOf('member', id)) throw ApiError.notFound('member', id);
+    // The owners first, in id order, then the member: every change takes its locks in one order, so none deadlock.
+    const owners = await inGroup(trx, group).where('role', '=', 'owner').orderBy('id').forUpdate().execute();
+    const member = await inGroup(trx, group).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!member) throw ApiError.notFound('member', id);
     const leavesOwners = member.role === 'owner' && (change === 'delete' || change.role !== 'owner');
     if (leavesOwners) {
-      const owners = await inGroup(trx, group).where('role', '=', 'owner').forUpdate().execute();
-      if (!owners.some((o) => o.id !== member.id)) {
+      if (!owners.some((o) => o.id !== member.id && o.role === 'owner')) {
         throw ApiError.of('last_owner', { message: 'This is the last owner: make another member owner first.' });
       }
     }

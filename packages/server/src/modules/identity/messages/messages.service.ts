@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { CursorPageQuery, Message, MessageChannelName } from '@svc/contract';
 import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
@@ -70,7 +71,7 @@ export async function listMessages(db: Executor, scope: Scope, filters: MessageF
   if (filters.to) q = q.where('to', '=', filters.to);
   if (filters.channel) q = q.where('channel', '=', filters.channel);
   if (filters.template) q = q.where('template', '=', filters.template);
-  if (filters.related) q = q.where('related', '@>', [filters.related]);
+  if (filters.related) q = q.where(sql<boolean>`related @> array[${filters.related}]::text[]`);
   const result = await paginate(q, 'messages.id', page);
   return { ...result, data: result.data.map(serializeMessage) };
 }
