@@ -55,19 +55,21 @@ export const authContract = c.router(
     },
     showMagicLink: {
       method: 'GET',
-      path: '/auth/v1/magic_link/:token',
+      path: '/auth/v1/magic_link/verify',
       summary: 'Email link page',
-      description: 'A page with a button that signs in. A GET never spends the link, so mail scanners that fetch links do no harm.',
-      pathParams: z.object({ token: z.string().max(100) }),
+      description:
+        'A page with a button that signs in. A GET never spends the link, so mail scanners that fetch links do no harm. ' +
+        'The token travels in the query string, which the server never logs.',
+      query: z.object({ token: z.string().max(100) }),
       responses: { 200: html, 410: html, ...publicErrors },
       metadata: publicRoute,
     },
     useMagicLink: {
       method: 'POST',
-      path: '/auth/v1/magic_link/:token',
+      path: '/auth/v1/magic_link/verify',
       summary: 'Sign in with an email link',
       description: 'Spends the link: 303 to `redirect_to#access_token=…&refresh_token=…`, or a page saying "signed in" without an allowed `redirect_to`.',
-      pathParams: z.object({ token: z.string().max(100) }),
+      query: z.object({ token: z.string().max(100) }),
       body: c.noBody(),
       responses: { 200: html, 303: c.noBody(), 410: html, ...publicErrors },
       metadata: publicRoute,

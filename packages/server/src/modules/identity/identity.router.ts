@@ -51,13 +51,13 @@ export const identityRouter = (ctx: AppContext) =>
           }),
         },
       }),
-      showMagicLink: async ({ params, res }) => {
+      showMagicLink: async ({ query, res }) => {
         res.setHeader('Cache-Control', 'no-store');
-        return (await linkUsable(ctx, params.token)) ? { status: 200, body: linkPage() } : { status: 410, body: expiredLinkPage() };
+        return (await linkUsable(ctx, query.token)) ? { status: 200, body: linkPage() } : { status: 410, body: expiredLinkPage() };
       },
-      useMagicLink: async ({ params, res }) => {
+      useMagicLink: async ({ query, res }) => {
         res.setHeader('Cache-Control', 'no-store');
-        const used = await useLink(ctx, params.token);
+        const used = await useLink(ctx, query.token);
         if (!used) return { status: 410, body: expiredLinkPage() };
         if (!used.redirectTo) return { status: 200, body: signedInPage() };
         res.setHeader('Location', redirectWithSession(used.redirectTo, used.session));

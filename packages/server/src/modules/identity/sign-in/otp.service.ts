@@ -52,7 +52,7 @@ export async function requestCode(ctx: AppContext, scope: Scope, input: CodeRequ
   const message = input.link
     ? {
         subject: 'Your sign-in link',
-        body: `Sign in: ${input.link.baseUrl}/auth/v1/magic_link/${linkToken}\nOr enter the code ${code}. The link works once, for 15 minutes.`,
+        body: `Sign in: ${input.link.baseUrl}/auth/v1/magic_link/verify?token=${linkToken}\nOr enter the code ${code}. The link works once, for 15 minutes.`,
         template: 'magic_link',
       }
     : { subject: destination.kind === 'email' ? 'Your sign-in code' : null, body: `Your sign-in code is ${code}. It expires in ${ttl / 60_000} minutes.`, template: 'otp_code' };
