@@ -60,6 +60,9 @@ export async function startLogin(ctx: AppContext, scope: Scope, providerName: st
     .toString();
 }
 
+const hasVerifiedContact = (c: Record<string, unknown>) =>
+  (typeof c.email === 'string' && c.email_verified === true) || (typeof c.phone_number === 'string' && c.phone_number_verified === true);
+
 /** The person's verified email (or phone) from the ID token: the service's one key for a person. */
 function destinationFromClaims(claims: Record<string, unknown>): Destination {
   if (typeof claims.email === 'string' && claims.email_verified === true) return destinationOf({ email: claims.email });
@@ -97,6 +100,10 @@ export async function finishLogin(ctx: AppContext, currentUrl: URL): Promise<{ s
       idTokenExpected: true,
     });
     claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+    // Many providers put email and phone only in UserInfo; its `sub` must match the ID token's (openid-client checks).
+    if (!hasVerifiedContact(claims) && tokens.access_token) {
+      claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, String(claims.sub))) };
+    }
   } catch {
     throw refuse('provider_checks_failed', 'The provider\'s answer did not pass the checks (code, PKCE, ID token or nonce).');
   }
