@@ -58,10 +58,10 @@ export const authContract = c.router(
       path: '/auth/v1/magic_link/verify',
       summary: 'Email link page',
       description:
-        'A page with a button that signs in. A GET never spends the link, so mail scanners that fetch links do no harm. ' +
+        'A page with a button that signs in (or, for a used or expired link, a page that says so). A GET never spends the link, so mail scanners that fetch links do no harm. ' +
         'The token travels in the query string, which the server never logs.',
       query: z.object({ token: z.string().max(100) }),
-      responses: { 200: html, 410: html, ...publicErrors },
+      responses: { 200: html, ...publicErrors },
       metadata: publicRoute,
     },
     useMagicLink: {
@@ -71,7 +71,7 @@ export const authContract = c.router(
       description: 'Spends the link: 303 to `redirect_to#access_token=…&refresh_token=…`, or a page saying "signed in" without an allowed `redirect_to`.',
       query: z.object({ token: z.string().max(100) }),
       body: c.noBody(),
-      responses: { 200: html, 303: c.noBody(), 410: html, ...publicErrors },
+      responses: { 200: html, 303: c.noBody(), ...publicErrors },
       metadata: publicRoute,
     },
     authorize: {

@@ -33,8 +33,7 @@ describe('email link', () => {
     const me = expectOk(await t.http().get('/auth/v1/user').set(bearer(fragment.get('access_token')!))).data;
     expect(me.email).toBe(email);
     // Single use.
-    expect((await t.http().post(path)).status).toBe(410);
-    expect((await t.http().get(path)).status).toBe(410);
+    for (const res of [await t.http().post(path), await t.http().get(path)]) expect(res.text).toContain('Link expired');
   });
 
   it('says "signed in" on the page when redirect_to is not allowed, and expires after 15 minutes', async () => {
@@ -47,9 +46,10 @@ describe('email link', () => {
 
     const late = await sendLink(tenant, newEmail());
     advance(t, 15 * 60_000 + 1000);
-    expect((await t.http().get(late.path)).status).toBe(410);
-    expect((await t.http().post(late.path)).status).toBe(410);
-    expect((await t.http().post('/auth/v1/magic_link/verify?token=unknown-token')).status).toBe(410);
+    for (const res of [await t.http().get(late.path), await t.http().post(late.path), await t.http().post('/auth/v1/magic_link/verify?token=unknown-token')]) {
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('Link expired');
+    }
   });
 
   it('also carries a 6-digit code that signs in through verify', async () => {

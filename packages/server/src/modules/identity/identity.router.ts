@@ -53,12 +53,12 @@ export const identityRouter = (ctx: AppContext) =>
       }),
       showMagicLink: async ({ query, res }) => {
         res.setHeader('Cache-Control', 'no-store');
-        return (await linkUsable(ctx, query.token)) ? { status: 200, body: linkPage() } : { status: 410, body: expiredLinkPage() };
+        return (await linkUsable(ctx, query.token)) ? { status: 200, body: linkPage() } : { status: 200, body: expiredLinkPage() };
       },
       useMagicLink: async ({ query, res }) => {
         res.setHeader('Cache-Control', 'no-store');
         const used = await useLink(ctx, query.token);
-        if (!used) return { status: 410, body: expiredLinkPage() };
+        if (!used) return { status: 200, body: expiredLinkPage() };
         if (!used.redirectTo) return { status: 200, body: signedInPage() };
         res.setHeader('Location', redirectWithSession(used.redirectTo, used.session));
         return { status: 303, body: undefined };

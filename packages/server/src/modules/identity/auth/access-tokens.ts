@@ -45,8 +45,19 @@ export async function signAccessToken(ctx: AppContext, claims: AccessTokenClaims
 export const refuseAccessToken = (reason: string, message: string) =>
   ApiError.of('invalid_access_token', { message, details: { reason } });
 
-/** Three base64url parts: what a bearer looks like when it is a token rather than an API key. */
-export const looksLikeJwt = (value: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+/**
+ * A bearer that claims to be an access token: three base64url parts whose header says ES256. Anything else
+ * (an API key, a customer token sent without its publishable key, `alg: none`) goes on to the key rules and
+ * is refused there.
+ */
+export function looksLikeAccessToken(value: string): boolean {
+  if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(value)) return false;
+  try {
+    return decodeProtectedHeader(value).alg === ACCESS_TOKEN_ALG;
+  } catch {
+    return false;
+  }
+}
 
 function kidOf(token: string): string {
   let header: ReturnType<typeof decodeProtectedHeader>;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { Principal } from '../../../core/principal';
 import { resolveTenant, tenantHeaderOf } from '../tenancy/resolve-tenant';
-import { looksLikeJwt, resolveAccessToken } from './access-tokens';
+import { looksLikeAccessToken, resolveAccessToken } from './access-tokens';
 import { requirePermission } from './member-permissions';
 
 type TenantRoute = Extract<RouteAccess, { auth: 'tenant' }>;
@@ -25,7 +25,7 @@ async function tenantIdOfHeader(ctx: AppContext, header: string): Promise<string
  */
 export async function resolveIdentityPrincipal(ctx: AppContext, req: Request, bearer: string | undefined): Promise<IdentityPrincipal | undefined> {
   const header = tenantHeaderOf(req);
-  if (bearer && looksLikeJwt(bearer)) {
+  if (bearer && looksLikeAccessToken(bearer)) {
     const user = await resolveAccessToken(ctx, bearer);
     if (header !== undefined && (await tenantIdOfHeader(ctx, header)) !== user.tenant.id) {
       throw ApiError.of('tenant_mismatch', {
