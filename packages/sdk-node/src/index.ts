@@ -14,5 +14,6 @@ export {
 export { Page, PagePromise } from './core/pagination';
 export type { Expanded, Resources, RouteArgs, RouteMethod } from './core/types';
 export { signCustomerToken, type SignCustomerTokenArgs } from './customer-tokens';
+export { accessTokenVerifier, type AccessTokenClaims } from './access-tokens';
 export { constructEvent } from './webhooks';
 export { WebhookVerificationError, type WebhookEvent } from '@svc/webhook-verify';
