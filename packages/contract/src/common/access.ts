@@ -18,8 +18,9 @@ export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}` | 'platform:*';
 
 /**
- * `user`: a person signed in with an identity access token; `tenant-header`: a caller that only named the
- * tenant with `X-Tenant-Code` / `Svc-Tenant` (live mode).
+ * - `secret`, `restricted`, `publishable`: API keys (a publishable key with a customer token is still `publishable`).
+ * - `user`: a person signed in with an identity access token (`Authorization: Bearer <ACCESS_TOKEN>`).
+ * - `tenant-header`: a caller that only names the tenant (`X-Tenant-Code` or `Svc-Tenant`), live mode.
  */
 export type TenantCredential = 'secret' | 'restricted' | 'publishable' | 'user' | 'tenant-header';
 
@@ -27,7 +28,8 @@ export type TenantCredential = 'secret' | 'restricted' | 'publishable' | 'user' 
  * Who may call a route, read by the server's one authentication middleware from the route's `metadata`.
  * - `public`: no credential; limited per client IP.
  * - `operator`: the self-hosted operator's token.
- * - `tenant`: an API key of a tenant; `credentials` lists the kinds taken, `scope` what a restricted key needs.
+ * - `tenant`: a tenant's caller; `credentials` lists the kinds taken, `scope` what a restricted key needs,
+ *   `permission` what a signed-in member needs.
  */
 export type RouteAccess =
   | { auth: 'public' }
@@ -36,6 +38,8 @@ export type RouteAccess =
       auth: 'tenant';
       credentials: readonly TenantCredential[];
       scope: Scope;
+      /** The member permission a `user` principal must hold (for example `events:write`). */
+      permission?: string;
       /** Other scopes, any one of which also admits a restricted key (session heartbeat and end: `streams:write`). */
       altScopes?: readonly Scope[];
       /** With a publishable key the request must carry a customer token (`Authorization: Bearer`); its `sub` is the customer. */
@@ -47,8 +51,6 @@ export type RouteAccess =
       /** `false` on test helpers: live-mode keys are refused with `403 live_mode_unavailable`. */
       liveMode?: boolean;
       idempotency?: 'required';
-      /** The member permission a `user` principal must hold (see `ROLE_PERMISSIONS`); missing: `403 missing_permission`. */
-      permission?: string;
     };
 
 export const access = <const A extends RouteAccess>(a: A) => ({ access: a });

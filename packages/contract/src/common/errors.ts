@@ -70,7 +70,7 @@ export const ERROR_CATALOGUE = {
   invalid_playback_token: def('authentication_error', 401, 'The playback token was refused; `details.reason` says why (`missing`, `malformed`, `unknown_key`, `key_revoked`, `invalid_signature`, `token_expired`, `invalid_claims`).'),
   otp_invalid: def('authentication_error', 401, 'The sign-in code is wrong, or no code was requested for this phone or email.'),
   otp_expired: def('authentication_error', 401, 'The sign-in code expired (5 minutes for a phone, 10 for an email); request a new one.'),
-  invalid_access_token: def('authentication_error', 401, 'The identity access token was refused; `details.reason` says why (`malformed`, `unknown_key`, `invalid_signature`, `token_expired`, `invalid_claims`, `session_ended`).'),
+  invalid_access_token: def('authentication_error', 401, 'The identity access token was refused; `details.reason` says why (`unsupported`, `malformed`, `unknown_key`, `invalid_signature`, `token_expired`, `invalid_claims`, `session_ended`).'),
   refresh_token_invalid: def('authentication_error', 401, 'The refresh token is unknown, or its session ended (logout, 30 days idle or 90 days in all).'),
   refresh_token_already_used: def('authentication_error', 401, 'The refresh token was used before: the whole session is revoked; sign in again.'),
   // Permission

@@ -140,7 +140,7 @@ describe('opening a session', () => {
     ];
     for (const [reason, b] of cases) {
       const res = await open(t, s.sk, b);
-      expectError(res, 403, 'access_denied', reason);
+      expectError(res, 403, 'access_denied', { reason: reason });
       expect(res.body.error.type).toBe('permission_error');
     }
     expectStatus(await open(t, s.sk, body('geo', { country: 'KE' })), 201);
@@ -154,7 +154,7 @@ describe('opening a session', () => {
     expectError(await e.openFor('d'), 403, 'product_not_enabled');
     expectError(await browser(t, e.pk, `${e.token}x`).post('/v1/access/sessions', { resource: e.stream.id, device_id: 'd' }), 403, 'product_not_enabled');
     const other = await entitled(t);
-    expectError(await browser(t, other.pk, 'nope').post('/v1/access/sessions', { resource: other.stream.id, device_id: 'd' }), 401, 'invalid_customer_token', 'malformed');
+    expectError(await browser(t, other.pk, 'nope').post('/v1/access/sessions', { resource: other.stream.id, device_id: 'd' }), 401, 'invalid_customer_token', { reason: 'malformed' });
   });
 
   it('validates the body: 422 for a missing device, a missing or doubled customer; 404 for an id that is no stream or asset', async () => {
@@ -202,7 +202,7 @@ describe('limits when opening', () => {
     const first = expectStatus(await e.openFor('laptop'), 201).data;
     const second = expectStatus(await e.openFor('laptop'), 201).data;
     expect(await sessionRow(t, first.id)).toMatchObject({ state: 'ended', ended_reason: 'replaced_by_newer_session' });
-    expectError(await e.heartbeat(first.id), 403, 'session_ended', 'replaced_by_newer_session');
+    expectError(await e.heartbeat(first.id), 403, 'session_ended', { reason: 'replaced_by_newer_session' });
     expectStatus(await e.heartbeat(second.id), 200);
     expect(await activeSessions(t, e.entitlement.id)).toEqual(['laptop']);
   });
@@ -250,7 +250,7 @@ describe('limits when opening', () => {
     const a = expectStatus(await e.openFor('a'), 201).data;
     const b = expectStatus(await e.openFor('b'), 201).data;
     const c = expectStatus(await e.openFor('c'), 201).data;
-    expectError(await e.heartbeat(a.id), 403, 'session_ended', 'replaced_by_newer_session');
+    expectError(await e.heartbeat(a.id), 403, 'session_ended', { reason: 'replaced_by_newer_session' });
     expectStatus(await e.heartbeat(b.id), 200);
     expectStatus(await e.heartbeat(c.id), 200);
     expect(await activeSessions(t, e.entitlement.id)).toEqual(['b', 'c']);

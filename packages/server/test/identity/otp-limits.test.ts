@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTenant } from '../../src/modules/tenants/tenants.service';
+import { createTenant } from '../../src/modules/platform/tenants/tenants.service';
 import { useTestServer } from '../harness';
 import { advance, expectError, expectOk, latestCode, newPhone, type Tenant } from './identity-fixtures';
 

@@ -92,11 +92,10 @@ describe('sessions', () => {
     const payload = JSON.parse(Buffer.from(payloadPart!, 'base64url').toString());
     const { kid } = decodeProtectedHeader(s.access_token);
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', kid })).toString('base64url')}.${payloadPart}.`;
-    // Not an ES256 token, so not an access token: refused like any unknown bearer.
-    expectError(await me(none), 401, 'api_key_invalid');
+    expect((expectError(await me(none), 401, 'invalid_access_token')).details.reason).toBe('malformed');
     const jwks = expectOk(await t.http().get('/.well-known/jwks.json'));
     const hs = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid }).sign(new TextEncoder().encode(JSON.stringify(jwks.keys[0])));
-    expectError(await me(hs), 401, 'api_key_invalid');
+    expect((expectError(await me(hs), 401, 'invalid_access_token')).details.reason).toBe('malformed');
     const { privateKey } = await generateKeyPair('ES256');
     const forged = await new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
     expect((expectError(await me(forged), 401, 'invalid_access_token')).details.reason).toBe('invalid_signature');

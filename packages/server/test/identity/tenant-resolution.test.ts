@@ -33,8 +33,8 @@ describe('request-to-tenant resolution', () => {
     }
     expectError(await t.http().post('/auth/v1/otp').set('X-Tenant-Code', 'no-such-tenant').send({ phone: '+254700000001' }), 404, 'tenant_not_found');
     expectError(await t.http().post('/auth/v1/otp').set('Svc-Tenant', 'ten_01h00000000000000000000000').send({ phone: '+254700000001' }), 404, 'tenant_not_found');
-    // A route that needs a credential is not opened by the header alone.
-    expectError(await t.http().get('/v1/customers').set('X-Tenant-Code', tenant.tenant.code), 403, 'insufficient_permissions');
+    // A route that needs a credential is not opened by the header alone: it names a tenant but proves nothing.
+    expectError(await t.http().get('/v1/customers').set('X-Tenant-Code', tenant.tenant.code), 401, 'api_key_missing');
   });
 
   it('lets a key decide, and refuses a header that contradicts it with 400', async () => {
@@ -59,7 +59,7 @@ describe('request-to-tenant resolution', () => {
     const err = expectError(res, 401, 'tenant_mismatch');
     expect(err.type).toBe('authentication_error');
     expectError(await t.http().get('/auth/v1/user').set(bearer(s.access_token)).set('Svc-Tenant', 'nobody'), 401, 'tenant_mismatch');
-    // A user token does not open routes that take only keys.
-    expectError(await t.http().get('/v1/messages').set(bearer(s.access_token)), 403, 'insufficient_permissions');
+    // A route that takes only keys does not read access tokens: the token is an unknown bearer there.
+    expectError(await t.http().get('/v1/messages').set(bearer(s.access_token)), 401, 'api_key_invalid');
   });
 });

@@ -11,16 +11,14 @@ import { loadConfig } from '../../src/config';
 import { routesOf } from '../../src/core/unknown-route';
 import { startServer } from '../../src/server';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
-import { createTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { useTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
 
-let t: TestServer;
+const t = useTestServer();
 let dir: string;
 beforeAll(async () => {
-  t = await createTestServer();
   dir = await mkdtemp(join(tmpdir(), 'svc-build-info-'));
 });
 afterAll(async () => {
-  await t.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamsMediaJobs } from '../../src/modules/streams/assets/media-jobs';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -14,18 +14,16 @@ import {
 } from './media-fixtures';
 
 // The real queue: pg-boss workers run the delayed jobs, as in production.
-let t: TestServer;
+const t = useTestServer({ SVC_SIMULATED_ASSET_DELAY_MS: '300', SVC_CLIP_SETTLE_SECONDS: '0' });
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  t = await createTestServer({ SVC_SIMULATED_ASSET_DELAY_MS: '300', SVC_CLIP_SETTLE_SECONDS: '0' });
   for (const job of streamsMediaJobs(t.ctx)) t.ctx.jobs.register({ ...job, work: { pollingIntervalSeconds: 0.5 } });
   await t.ctx.jobs.start();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Jobs'));
 });
-afterAll(() => t.close());
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -18,17 +18,15 @@ import {
 
 const SETTLE = 10;
 
-let t: TestServer;
+const t = useTestServer();
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 let clock: ReturnType<typeof manualClock>;
 
 beforeAll(async () => {
-  t = await createTestServer();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Moments'));
 });
-afterAll(() => t.close());
 beforeEach(async () => {
   clock = manualClock(t, new Date('2026-03-01T20:00:00.000Z'));
   await takeClipTries(t);
@@ -198,7 +196,7 @@ describe('POST /v1/streams/live_streams/{id}/moments', () => {
     ['text window', { type: 'goal', clip_after_s: '5' }, 'clip_after_s'],
   ])('refuses %s (422)', async (_why, body, param) => {
     const { stream } = await liveStream();
-    expectError(await mark(stream.id, body), 422, 'validation_failed', param);
+    expectError(await mark(stream.id, body), 422, 'validation_failed', { param: param });
   });
 
   it('takes the limits themselves', async () => {

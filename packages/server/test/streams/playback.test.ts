@@ -2,23 +2,21 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { client, createStream, drive, expectError, expectStatus, setVideo, streamEvents } from './live-fixtures';
 import { createAsset, eventsOf, readyAsset } from './media-fixtures';
 
-let t: TestServer;
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 let tenantId: string;
 let key: string;
 beforeAll(async () => {
   // A player fetches playlists and segments in bursts; the public per-IP limit would get in the way here.
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
   const created = await t.tenant('Playback Co');
   tenantId = created.tenant.id;
   key = created.keys.test.secret;
 });
-afterAll(() => t.close());
 
 const api = () => client(t, key);
 const scopeOf = (id: string, livemode = false) => ({ tenantId: id, livemode });
@@ -76,9 +74,9 @@ describe('playback ids', () => {
     expectError(await api().post('/v1/streams/playback_ids', { resource: foreign.id }), 404, 'resource_not_found');
     const liveTwin = await createStream(t, key);
     expectError(await client(t, other.keys.live.secret).post('/v1/streams/playback_ids', { resource: liveTwin.id }), 404, 'resource_not_found');
-    expectError(await api().post('/v1/streams/playback_ids', { resource: 'cus_01h455vb4pex5vsknk084sn02q' }), 404, 'resource_not_found', 'resource');
-    expectError(await api().post('/v1/streams/playback_ids', { resource: liveTwin.id, policy: 'open' }), 422, 'validation_failed', 'policy');
-    expectError(await api().post('/v1/streams/playback_ids', {}), 422, 'validation_failed', 'resource');
+    expectError(await api().post('/v1/streams/playback_ids', { resource: 'cus_01h455vb4pex5vsknk084sn02q' }), 404, 'resource_not_found', { param: 'resource' });
+    expectError(await api().post('/v1/streams/playback_ids', { resource: liveTwin.id, policy: 'open' }), 422, 'validation_failed', { param: 'policy' });
+    expectError(await api().post('/v1/streams/playback_ids', {}), 422, 'validation_failed', { param: 'resource' });
     const foreignPb = foreign.playback_ids[0].id;
     expectError(await api().delete(`/v1/streams/playback_ids/${foreignPb}`), 404, 'resource_not_found');
   });

@@ -3,17 +3,16 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@svc/webhook-verify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_DEFAULTS } from '../../src/modules/webhooks/webhook-worker-deps';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { Receiver } from './receiver';
 import { attemptsOf, createEndpoint, emit, eventually, startWorker, type RunningWorker } from './webhook-helpers';
 
-let t: TestServer;
+const t = useTestServer();
 let w: RunningWorker;
 const receivers: Receiver[] = [];
 const stripe = new Stripe('sk_test_unused');
 
 beforeAll(async () => {
-  t = await createTestServer();
   w = await startWorker(t, { timeoutMs: 1_000 });
 });
 afterEach(async () => {
@@ -21,7 +20,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await w.stop();
-  await t.close();
 });
 
 async function receiver(): Promise<Receiver> {

@@ -1,6 +1,7 @@
 import { TENANT_ROLE_PERMISSIONS, type TenantRole } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
+import { cachesOf } from '../identity-parts';
 
 /**
  * What a signed-in person may do in a tenant: the permissions of their staff role. Looked up per request and
@@ -8,9 +9,9 @@ import { ApiError } from '../../../core/errors';
  */
 export async function memberPermissions(ctx: AppContext, tenantId: string, userId: string): Promise<readonly string[]> {
   const key = `${tenantId}:${userId}`;
-  const cached = ctx.identity.permissions.get(key);
+  const cached = cachesOf(ctx).permissions.get(key);
   if (cached) return cached;
-  const readAt = ctx.identity.permissions.generation;
+  const readAt = cachesOf(ctx).permissions.generation;
   const row = await ctx.db
     .selectFrom('members')
     .select('role')
@@ -20,7 +21,7 @@ export async function memberPermissions(ctx: AppContext, tenantId: string, userI
     .where('status', '=', 'active')
     .executeTakeFirst();
   const permissions = row ? (TENANT_ROLE_PERMISSIONS[row.role as TenantRole] ?? []) : [];
-  ctx.identity.permissions.set(key, permissions, readAt);
+  cachesOf(ctx).permissions.set(key, permissions, readAt);
   return permissions;
 }
 

@@ -1,13 +1,14 @@
 import type { AppContext } from '../../../core/context';
 import { isIdOf } from '../../../core/ids';
 import type { SessionState } from '../identity-caches';
+import { cachesOf } from '../identity-parts';
 
 /** A session's tenant, person and end, kept at most 60 s; ending a session clears it on every process. */
 export async function sessionState(ctx: AppContext, sessionId: string): Promise<SessionState | undefined> {
   if (!isIdOf('auth_session', sessionId)) return undefined;
-  const cached = ctx.identity.sessions.get(sessionId);
+  const cached = cachesOf(ctx).sessions.get(sessionId);
   if (cached) return cached;
-  const readAt = ctx.identity.sessions.generation;
+  const readAt = cachesOf(ctx).sessions.generation;
   const row = await ctx.db
     .selectFrom('auth_sessions')
     .select(['tenant_id', 'user_id', 'ended_at'])
@@ -15,6 +16,6 @@ export async function sessionState(ctx: AppContext, sessionId: string): Promise<
     .executeTakeFirst();
   if (!row) return undefined;
   const state = { tenantId: row.tenant_id, userId: row.user_id, endedAt: row.ended_at };
-  ctx.identity.sessions.set(sessionId, state, readAt);
+  cachesOf(ctx).sessions.set(sessionId, state, readAt);
   return state;
 }

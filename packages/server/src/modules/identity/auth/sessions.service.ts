@@ -7,6 +7,7 @@ import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import { notifyIdentity } from '../identity-caches';
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken, type SignInMethod } from './access-tokens';
+import { cachesOf } from '../identity-parts';
 
 export const SESSION_LIMITS = { idleMs: 30 * 24 * 3600_000, absoluteMs: 90 * 24 * 3600_000, reuseGraceMs: 10_000 };
 
@@ -117,5 +118,5 @@ export async function logout(ctx: AppContext, principal: { tenant: { id: string 
     return rows;
   });
   // This process refuses the tokens before answering; the others a moment later, by NOTIFY.
-  for (const id of ids) ctx.identity.sessions.forget(id);
+  for (const id of ids) cachesOf(ctx).sessions.forget(id);
 }

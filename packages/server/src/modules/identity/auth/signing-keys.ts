@@ -5,6 +5,7 @@ import type { AppContext } from '../../../core/context';
 import { newId } from '../../../core/ids';
 import type { Executor } from '../../../db/database';
 import { notifyIdentity } from '../identity-caches';
+import { cachesOf } from '../identity-parts';
 
 export const ACCESS_TOKEN_ALG = 'ES256';
 const sealContext = (kid: string) => `${kid}:identity_signing_key`;
@@ -40,8 +41,8 @@ const signers = new WeakMap<object, { kid: string; key: webcrypto.CryptoKey; gen
 
 /** The current private key; re-read after any rotation (the keys notification bumps the cache's generation). */
 export async function currentSigningKey(ctx: AppContext): Promise<{ kid: string; key: webcrypto.CryptoKey }> {
-  const generation = ctx.identity.signingKeys.generation;
-  const signer = signers.get(ctx.identity);
+  const generation = cachesOf(ctx).signingKeys.generation;
+  const signer = signers.get(cachesOf(ctx));
   if (signer && signer.generation === generation) return signer;
   let row = await ctx.db.selectFrom('identity_signing_keys').select(['id', 'private_sealed']).where('status', '=', 'current').executeTakeFirst();
   if (!row) {
@@ -50,18 +51,18 @@ export async function currentSigningKey(ctx: AppContext): Promise<{ kid: string;
   }
   const jwk = JSON.parse(ctx.secrets.decrypt(row.private_sealed, sealContext(row.id))) as JWK;
   const key = (await importJWK(jwk, ACCESS_TOKEN_ALG)) as webcrypto.CryptoKey;
-  signers.set(ctx.identity, { kid: row.id, key, generation });
+  signers.set(cachesOf(ctx), { kid: row.id, key, generation });
   return { kid: row.id, key };
 }
 
 /** The public key of `kid` if tokens signed with it are still accepted (current, previous or standby). */
 export async function verificationKey(ctx: AppContext, kid: string): Promise<webcrypto.CryptoKey | null> {
-  const cached = ctx.identity.signingKeys.get(kid);
+  const cached = cachesOf(ctx).signingKeys.get(kid);
   if (cached !== undefined) return cached;
-  const readAt = ctx.identity.signingKeys.generation;
+  const readAt = cachesOf(ctx).signingKeys.generation;
   const row = await ctx.db.selectFrom('identity_signing_keys').select(['public_jwk', 'status']).where('id', '=', kid).executeTakeFirst();
   const key = row && row.status !== 'revoked' ? ((await importJWK(row.public_jwk as JWK, ACCESS_TOKEN_ALG)) as webcrypto.CryptoKey) : null;
-  ctx.identity.signingKeys.set(kid, key, readAt);
+  cachesOf(ctx).signingKeys.set(kid, key, readAt);
   return key;
 }
 
@@ -98,6 +99,6 @@ export async function rotateSigningKeys(ctx: AppContext): Promise<{ current: str
     await notifyIdentity(trx, ['keys:']);
     return promoted.id;
   });
-  ctx.identity.signingKeys.forget();
+  cachesOf(ctx).signingKeys.forget();
   return { current };
 }

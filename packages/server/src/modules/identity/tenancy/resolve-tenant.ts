@@ -5,6 +5,7 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import type { Executor } from '../../../db/database';
 import type { HeaderTenant } from '../identity-caches';
+import { cachesOf } from '../identity-parts';
 
 /** The tenant a caller names with `X-Tenant-Code`, or `Svc-Tenant` (identity tokens); `undefined` when neither is sent. */
 export function tenantHeaderOf(req: Request): string | undefined {
@@ -37,11 +38,11 @@ async function readTenant(db: Executor, codeOrId: string): Promise<HeaderTenant 
  */
 export async function resolveTenant(ctx: AppContext, codeOrId: string): Promise<HeaderTenant> {
   const key = codeOrId.length > 64 ? '' : codeOrId;
-  let tenant = key ? ctx.identity.tenants.get(key) : null;
+  let tenant = key ? cachesOf(ctx).tenants.get(key) : null;
   if (tenant === undefined) {
-    const readAt = ctx.identity.tenants.generation;
+    const readAt = cachesOf(ctx).tenants.generation;
     tenant = await readTenant(ctx.db, key);
-    ctx.identity.tenants.set(key, tenant, readAt);
+    cachesOf(ctx).tenants.set(key, tenant, readAt);
   }
   if (!tenant) throw ApiError.of('tenant_not_found', { message: `No tenant has the code or id '${codeOrId.slice(0, 64)}'.` });
   return tenant;

@@ -3,14 +3,13 @@ import type { DB } from '../../../db/schema';
 import { ApiError } from '../../../core/errors';
 import { scoped, type Scope } from '../../../core/scope';
 import type { JobDefinition } from '../../../jobs/queue';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
 import * as assetsRepo from '../assets/assets.repository';
 import type { AssetRow } from '../assets/assets.serializer';
 import type { MediaDeps } from '../assets/media-deps';
 import { cutClip } from '../clips/clips.service';
 import { callNetwork } from '../network/video-networks';
 import { clipRetryDelay, clipWindow, cutWithin, overlapMs } from './clip-schedule';
-import { markClipFailed, markClipReady, scheduleClipTry, type CutMomentClipJob } from './moment-clips';
+import { cutMomentClipJobType, markClipFailed, markClipReady, scheduleClipTry, type CutMomentClipJob } from './moment-clips';
 import * as repo from './moments.repository';
 
 /** A try that did not produce a clip, for a reason worth trying again (the recording is not there yet, the network failed). */
@@ -87,7 +86,7 @@ export async function cutMomentClip(deps: MediaDeps, job: CutMomentClipJob): Pro
 }
 
 export const cutMomentClipJob = (deps: MediaDeps): JobDefinition<CutMomentClipJob> => ({
-  name: QUEUE_NAMES.cutMomentClip,
+  ...cutMomentClipJobType,
   handler: async (jobs) => {
     for (const job of jobs) await cutMomentClip(deps, job);
   },

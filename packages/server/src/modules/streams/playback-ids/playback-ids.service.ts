@@ -6,6 +6,8 @@ import type { Scope } from '../../../core/scope';
 import type { StreamsDeps } from '../streams-deps';
 import { ownerOf, type Playable } from './playback-owners';
 import * as repo from './playback-ids.repository';
+
+export type { PlaybackIdRef } from './playback-ids.repository';
 import { signPlaybackToken } from './playback-tokens';
 
 export function serializePlaybackId(row: PlaybackIdRow): PlaybackId {
@@ -92,3 +94,6 @@ export async function linkForPlayable(
   const token = playbackId.policy === 'signed' ? await signPlaybackToken(deps, scope, playable.provider, playbackId.id, expiresAt) : null;
   return { url: network.playbackUrl({ playbackId: playbackId.id, token }), token, expires_at: token ? expiresAt.toISOString() : null };
 }
+
+/** The playback ids of each resource (live stream or asset), by resource id, in id order. */
+export const playbackIdRefsOf = (deps: Pick<StreamsDeps, 'db'>, scope: Scope, resourceIds: string[]) => repo.listPlaybackIdRefs(deps.db, scope, resourceIds);
