@@ -74,7 +74,7 @@ describe('customer tokens for signed-in people', () => {
     // A user token alone never opens a session.
     const alone = await t.http().post('/v1/access/sessions').set('Svc-Publishable-Key', pk).set(bearer(session.access_token)).send({ resource: stream.id, device_id: 'tv' });
     expect(alone.status).toBe(401);
-    expect((await t.http().post('/v1/access/sessions').set(bearer(session.access_token)).send({ resource: stream.id, device_id: 'tv' })).body.error.code).toBe('api_key_invalid');
+    expect((await t.http().post('/v1/access/sessions').set(bearer(session.access_token)).send({ resource: stream.id, device_id: 'tv' })).body.error.code).toBe('insufficient_permissions');
 
     // The managed key is one per tenant and environment; another tenant's publishable key is refused.
     expectOk(await t.http().post('/auth/v1/customer_token').set('Svc-Publishable-Key', pk).set(bearer(session.access_token)));

@@ -59,7 +59,7 @@ describe('request-to-tenant resolution', () => {
     const err = expectError(res, 401, 'tenant_mismatch');
     expect(err.type).toBe('authentication_error');
     expectError(await t.http().get('/auth/v1/user').set(bearer(s.access_token)).set('Svc-Tenant', 'nobody'), 401, 'tenant_mismatch');
-    // A route that takes only keys does not read access tokens: the token is an unknown bearer there.
-    expectError(await t.http().get('/v1/messages').set(bearer(s.access_token)), 401, 'api_key_invalid');
+    // A route that takes only keys refuses a signed-in person.
+    expectError(await t.http().get('/v1/messages').set(bearer(s.access_token)), 403, 'insufficient_permissions');
   });
 });
