@@ -146,6 +146,17 @@ export const authContract = c.router(
       responses: { 200: JwksSchema, ...publicErrors },
       metadata: publicRoute,
     },
+    rotateSigningKeys: {
+      method: 'POST',
+      path: '/v1/operator/identity/signing_keys/rotate',
+      summary: 'Rotate the access-token signing keys',
+      description:
+        'Without downtime: the standby key (already in the JWKS) starts signing, the current key stays valid as previous until its tokens expire, ' +
+        'the old previous key is revoked and a new standby is made. Answers the JWK set after the rotation. Operator only.',
+      body: c.noBody(),
+      responses: { 200: JwksSchema, ...errorResponses(401, 429, 500) },
+      metadata: access({ auth: 'operator' }),
+    },
     authJwks: {
       method: 'GET',
       path: '/auth/v1/.well-known/jwks.json',

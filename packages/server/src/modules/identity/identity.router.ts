@@ -8,7 +8,7 @@ import type { UserPrincipal } from './auth/access-tokens';
 import { currentUser } from './auth/current-user';
 import { issueCustomerToken } from './auth/customer-token.service';
 import { logout, refreshSession } from './auth/sessions.service';
-import { publicJwks } from './auth/signing-keys';
+import { publicJwks, rotateSigningKeys } from './auth/signing-keys';
 import * as messages from './messages/messages.service';
 import { authorizeScope } from './oidc/authorize-scope';
 import { listProviders, putProvider } from './oidc/identity-providers.service';
@@ -85,6 +85,10 @@ export const identityRouter = (ctx: AppContext) =>
       customerToken: async ({ req }) => ({ status: 200, body: { data: await issueCustomerToken(ctx, scopeOf(req), bearerOf(req)) } }),
       jwks: async ({ res }) => {
         res.setHeader('Cache-Control', JWKS_CACHE);
+        return { status: 200, body: await publicJwks(ctx) };
+      },
+      rotateSigningKeys: async () => {
+        await rotateSigningKeys(ctx);
         return { status: 200, body: await publicJwks(ctx) };
       },
       authJwks: async ({ res }) => {
