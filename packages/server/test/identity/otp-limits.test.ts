@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTenant } from '../../src/modules/platform/tenants/tenants.service';
 import { useTestServer } from '../harness';
-import { advance, expectError, expectOk, latestCode, newPhone, type Tenant } from './identity-fixtures';
+import { advance, expectError, expectOk, latestCode, newEmail, newPhone, type Tenant } from './identity-fixtures';
 
 const t = useTestServer();
 const pkOf = (tenant: Tenant) => ({ 'Svc-Publishable-Key': tenant.keys.test.publishable });
@@ -57,6 +57,21 @@ describe('sign-in code limits', () => {
     const code = await latestCode(t, tenant.keys.test.secret, phone);
     advance(t, 5 * 60_000 + 1000);
     expectError(await t.http().post('/auth/v1/verify').set(pkOf(tenant)).send({ phone, code }), 401, 'otp_expired');
+  });
+
+  it('keeps an email code for 10 minutes', async () => {
+    const tenant = await t.tenant();
+    const email = newEmail();
+    const sent = expectOk(await t.http().post('/auth/v1/otp').set(pkOf(tenant)).send({ email }));
+    expect(sent.data.channel).toBe('email');
+    const code = await latestCode(t, tenant.keys.test.secret, email);
+    advance(t, 9 * 60_000);
+    expectOk(await t.http().post('/auth/v1/verify').set(pkOf(tenant)).send({ email, code }));
+    advance(t, 61_000);
+    expectOk(await t.http().post('/auth/v1/otp').set(pkOf(tenant)).send({ email }));
+    const next = await latestCode(t, tenant.keys.test.secret, email);
+    advance(t, 10 * 60_000 + 1000);
+    expectError(await t.http().post('/auth/v1/verify').set(pkOf(tenant)).send({ email, code: next }), 401, 'otp_expired');
   });
 
   it('burns a code after five wrong tries, and locks the destination after ten failures in an hour', async () => {
