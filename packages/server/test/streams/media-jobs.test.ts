@@ -12,6 +12,8 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { finishSimulatedAssetJobType } from '../../src/modules/streams/assets/asset-processing';
+import { jobsRan } from '../kit/jobs';
 
 // The real queue: pg-boss workers run the delayed jobs, as in production.
 const t = useTestServer({ SVC_SIMULATED_ASSET_DELAY_MS: '300', SVC_CLIP_SETTLE_SECONDS: '0' });
@@ -50,7 +52,8 @@ describe('simulated processing by itself (test mode)', () => {
   it('does nothing when the test helper finished the asset first', async () => {
     const asset = await createAsset(t, keys.test.secret);
     expectStatus(await api.post(`/v1/test_helpers/assets/${asset.id}/simulate`, { event: 'errored', error: 'bad file' }), 200);
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The finishing job still runs; it must find the asset finished and change nothing.
+    await jobsRan(t, finishSimulatedAssetJobType, { asset_id: asset.id });
     expect(expectStatus(await api.get(`/v1/streams/assets/${asset.id}`), 200).data).toMatchObject({ status: 'errored', error: 'bad file' });
     expect(typesOf(await eventsOf(t, tenantId, asset.id))).toEqual(['streams.asset.created', 'streams.asset.errored']);
   });

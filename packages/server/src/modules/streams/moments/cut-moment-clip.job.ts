@@ -3,7 +3,7 @@ import type { DB } from '../../../db/schema';
 import { ApiError } from '../../../core/errors';
 import { scoped, type Scope } from '../../../core/scope';
 import type { JobDefinition } from '../../../jobs/queue';
-import * as assetsRepo from '../assets/assets.repository';
+import { recordingsOverlapping } from '../assets/recordings.service';
 import type { AssetRow } from '../assets/assets.serializer';
 import type { MediaDeps } from '../assets/media-deps';
 import { cutClip } from '../clips/clips.service';
@@ -20,7 +20,7 @@ async function tryCut(trx: Transaction<DB>, deps: MediaDeps, scope: Scope, momen
   const window = clipWindow(moment);
   const now = deps.now();
   const lastFrame = (r: AssetRow) => r.recording_ended_at ?? now;
-  const recordings = await assetsRepo.findRecordingsOverlapping(trx, scope, moment.live_stream_id, window.from, window.to);
+  const recordings = await recordingsOverlapping(trx, scope, moment.live_stream_id, window.from, window.to);
   const recording = recordings
     .map((r) => ({ r, covered: overlapMs(window, r.recording_started_at!, lastFrame(r)) }))
     .filter((c) => c.covered > 0)
