@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   'members:write',
   'organizations:read',
   'organizations:write',
+  'organization_members:read',
+  'organization_members:write',
   'customers:read',
   'customers:write',
   'messages:read',
@@ -32,11 +34,14 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
   viewer: READS,
 };
 
-/** Organization members: what each role may do within its organization (its own members and settings). */
+/**
+ * Organization members: what each role may do within its own organization. A route's permission is met by the
+ * tenant role, or by the role in the organization the route names (organization member routes).
+ */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organizations:write', 'members:read', 'members:write'],
-  admin: ['organizations:read', 'organizations:write', 'members:read', 'members:write'],
-  manager: ['organizations:read', 'members:read'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write'],
+  manager: ['organizations:read', 'organization_members:read'],
   finance: ['organizations:read'],
   checkin: ['organizations:read'],
   viewer: ['organizations:read'],

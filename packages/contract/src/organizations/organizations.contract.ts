@@ -162,11 +162,13 @@ export const organizationsContract = c.router(
       method: 'POST',
       path: '/v1/organizations/:id/members',
       summary: 'Invite an organization member',
-      description: 'A member of the organization by email or phone, invited until the person first signs in.',
+      description:
+        'A member of the organization by email or phone, invited until the person first signs in. Signed in, the tenant role or the ' +
+        'role in this organization must grant `organization_members:write` (an organization owner or admin manages its own members).',
       pathParams: IdParams,
       body: z.object({ ...who, role: z.enum(ORGANIZATION_ROLES) }).meta({ id: 'CreateOrganizationMemberRequest' }),
       responses: { 201: dataOf(MemberSchema), ...errors, ...errorResponses(404, 409, 422) },
-      metadata: tenantRoute('members:write', 'platform:*'),
+      metadata: tenantRoute('organization_members:write', 'platform:*'),
     },
     listMembers: {
       method: 'GET',
@@ -176,7 +178,7 @@ export const organizationsContract = c.router(
       pathParams: IdParams,
       query: CursorPageQuerySchema,
       responses: { 200: cursorListOf(MemberSchema), ...errors, ...errorResponses(404, 422) },
-      metadata: tenantRoute('members:read', 'platform:*'),
+      metadata: tenantRoute('organization_members:read', 'platform:*'),
     },
     updateMember: {
       method: 'PATCH',
@@ -186,7 +188,7 @@ export const organizationsContract = c.router(
       pathParams: MemberParams,
       body: z.object({ role: z.enum(ORGANIZATION_ROLES) }).meta({ id: 'UpdateOrganizationMemberRequest' }),
       responses: { 200: dataOf(MemberSchema), ...errors, ...errorResponses(404, 409, 422) },
-      metadata: tenantRoute('members:write', 'platform:*'),
+      metadata: tenantRoute('organization_members:write', 'platform:*'),
     },
     deleteMember: {
       method: 'DELETE',
@@ -196,7 +198,7 @@ export const organizationsContract = c.router(
       pathParams: MemberParams,
       body: c.noBody(),
       responses: { 200: dataOf(MemberSchema.extend({ deleted: z.literal(true) })), ...errors, ...errorResponses(404, 409) },
-      metadata: tenantRoute('members:write', 'platform:*'),
+      metadata: tenantRoute('organization_members:write', 'platform:*'),
     },
   },
   { strictStatusCodes: true },

@@ -106,4 +106,25 @@ describe('organizations and their members', () => {
     // Tenant staff and organization members are separate lists.
     expect(expectOk(await t.http().get('/v1/members').set(sk(tenant))).data).toEqual([]);
   });
+
+  it('lets an organization owner manage its own members, and nothing else', async () => {
+    const tenant = await t.tenant();
+    const header = { 'X-Tenant-Code': tenant.tenant.code };
+    const mine = expectOk(await t.http().post('/v1/organizations').set(sk(tenant)).send({ name: 'Mine', handle: 'mine', kind: 'creator' }), 201).data;
+    const theirs = expectOk(await t.http().post('/v1/organizations').set(sk(tenant)).send({ name: 'Theirs', handle: 'theirs', kind: 'brand' }), 201).data;
+    const phone = newPhone();
+    expectOk(await t.http().post(`/v1/organizations/${mine.id}/members`).set(sk(tenant)).send({ phone, role: 'owner' }), 201);
+    const gatePhone = newPhone();
+    expectOk(await t.http().post(`/v1/organizations/${mine.id}/members`).set(sk(tenant)).send({ phone: gatePhone, role: 'checkin' }), 201);
+    advance(t, 61_000);
+    const owner = await signInByPhone(t, tenant, phone);
+    const added = await t.http().post(`/v1/organizations/${mine.id}/members`).set(bearer(owner.access_token)).set(header).send({ email: 'crew@example.test', role: 'manager' });
+    expectOk(added, 201);
+    expectOk(await t.http().get(`/v1/organizations/${mine.id}/members`).set(bearer(owner.access_token)).set(header));
+    expectError(await t.http().get(`/v1/organizations/${theirs.id}/members`).set(bearer(owner.access_token)).set(header), 403, 'missing_permission');
+    expectError(await t.http().get('/v1/members').set(bearer(owner.access_token)).set(header), 403, 'missing_permission');
+    advance(t, 61_000);
+    const gate = await signInByPhone(t, tenant, gatePhone);
+    expectError(await t.http().get(`/v1/organizations/${mine.id}/members`).set(bearer(gate.access_token)).set(header), 403, 'missing_permission');
+  });
 });

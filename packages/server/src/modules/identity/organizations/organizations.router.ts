@@ -4,6 +4,7 @@ import type { AppContext } from '../../../core/context';
 import type { Principal } from '../../../core/principal';
 import * as members from './members.service';
 import * as orgs from './organizations.service';
+import { requireOrganizationPermission } from '../auth/member-permissions';
 
 const s = initServer();
 
@@ -15,8 +16,11 @@ const scopeOf = (req: { principal?: Principal }) => {
 const staff = (req: { principal?: Principal }): members.MemberGroup => ({ tenantId: scopeOf(req).tenantId, organization: null });
 
 export const organizationsRouter = (ctx: AppContext) => {
-  const orgGroup = async (req: { principal?: Principal }, id: string): Promise<members.MemberGroup> => {
+  /** The organization's members; a signed-in person needs the permission in the tenant or in this organization. */
+  const orgGroup = async (req: { principal?: Principal }, id: string, permission: string): Promise<members.MemberGroup> => {
     const org = await orgs.getOrganizationRow(ctx.db, scopeOf(req), id);
+    const p = req.principal;
+    if (p?.kind === 'user') await requireOrganizationPermission(ctx, org.tenant_id, p.userId, org.id, permission);
     return { tenantId: org.tenant_id, organization: { id: org.id, name: org.name } };
   };
   return s.router(contract.organizations, {
@@ -36,16 +40,16 @@ export const organizationsRouter = (ctx: AppContext) => {
     deleteStaffMember: async ({ params, req }) => ({ status: 200, body: { data: await members.removeMember(ctx, staff(req), params.id) } }),
     createMember: async ({ params, body, req }) => ({
       status: 201,
-      body: { data: await members.inviteMember(ctx, scopeOf(req), await orgGroup(req, params.id), body) },
+      body: { data: await members.inviteMember(ctx, scopeOf(req), await orgGroup(req, params.id, 'organization_members:write'), body) },
     }),
-    listMembers: async ({ params, query, req }) => ({ status: 200, body: await members.listMembers(ctx.db, await orgGroup(req, params.id), query) }),
+    listMembers: async ({ params, query, req }) => ({ status: 200, body: await members.listMembers(ctx.db, await orgGroup(req, params.id, 'organization_members:read'), query) }),
     updateMember: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await members.updateMemberRole(ctx, await orgGroup(req, params.id), params.member, body.role) },
+      body: { data: await members.updateMemberRole(ctx, await orgGroup(req, params.id, 'organization_members:write'), params.member, body.role) },
     }),
     deleteMember: async ({ params, req }) => ({
       status: 200,
-      body: { data: await members.removeMember(ctx, await orgGroup(req, params.id), params.member) },
+      body: { data: await members.removeMember(ctx, await orgGroup(req, params.id, 'organization_members:write'), params.member) },
     }),
   });
 };
