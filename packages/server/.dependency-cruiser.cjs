@@ -10,6 +10,7 @@ const { join } = require('node:path');
 /** The directed dependencies between products; anything not listed is refused. */
 const ALLOWED = {
   access: ['streams'],
+  identity: ['access'],
   ticketing: ['access', 'identity', 'messaging'],
 };
 

@@ -10,6 +10,7 @@ export * from './platform/keys.contract';
 export * from './platform/operator.contract';
 export * from './streams';
 export * from './access';
+export * from './identity';
 export * from './common/api-version';
 export * from './events';
 export * from './platform/webhook-endpoints.schemas';

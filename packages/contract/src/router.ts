@@ -6,6 +6,9 @@ import { webhookEndpointsContract } from './platform/webhook-endpoints.contract'
 import { eventLogContract } from './platform/event-log.contract';
 import { streamsContract } from './streams';
 import { accessContract } from './access';
+import { identityContract } from './identity';
+import { customersContract } from './customers/customers.contract';
+import { organizationsContract } from './organizations/organizations.contract';
 
 const c = initContract();
 
@@ -18,5 +21,8 @@ export const contract = c.router({
   eventLog: eventLogContract,
   streams: streamsContract,
   access: accessContract,
+  identity: identityContract,
+  customers: customersContract,
+  organizations: organizationsContract,
 });
 export type Contract = typeof contract;

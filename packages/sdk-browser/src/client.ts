@@ -1,12 +1,18 @@
 import { call, SvcBrowserError, uuid } from './http';
 import { PlaybackSession } from './playback-session';
+import { SvcAuth, type TokenStorage } from './auth';
 import type { AccessSession, PlaybackResource } from './types';
 
 export interface SvcBrowserOptions {
   /** `pk_live_…` or `pk_test_…`. */
   publishableKey: string;
-  /** The tenant's own endpoint that signs a customer token for the signed-in viewer. */
-  getCustomerToken: () => Promise<string>;
+  /**
+   * The tenant's own endpoint that signs a customer token for the signed-in viewer. Omitted: the person signed
+   * in with `auth` gets one from the identity service (`auth.customerToken()`).
+   */
+  getCustomerToken?: () => Promise<string>;
+  /** Where `auth` keeps the session; memory by default. */
+  authStorage?: TokenStorage;
   baseUrl?: string;
   /** How often the player gets the newest link; default 5 minutes. */
   linkRefreshMs?: number;
@@ -22,8 +28,16 @@ export class SvcBrowser {
     this.baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   }
 
+  private authClient: SvcAuth | undefined;
+
+  /** Identity sign-in for this page's tenant: codes, sessions, sign-out, `onChange`. */
+  get auth(): SvcAuth {
+    this.authClient ??= new SvcAuth({ publishableKey: this.options.publishableKey, baseUrl: this.baseUrl, storage: this.options.authStorage });
+    return this.authClient;
+  }
+
   private async refreshToken(): Promise<string> {
-    this.token = await this.options.getCustomerToken();
+    this.token = await (this.options.getCustomerToken ?? (() => this.auth.customerToken()))();
     return this.token;
   }
 

@@ -2,3 +2,4 @@ export { SvcBrowser, type SvcBrowserOptions } from './client';
 export { PlaybackSession, type PlaybackEvents } from './playback-session';
 export { SvcBrowserError, SvcNetworkError } from './http';
 export type { AccessSession, PlaybackGrant, PlaybackResource } from './types';
+export { SvcAuth, MemoryTokenStorage, type AuthSession, type TokenStorage, type SvcAuthOptions, type Destination } from './auth';

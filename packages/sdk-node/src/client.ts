@@ -2,6 +2,7 @@ import { contract } from '@svc/contract';
 import type { OperatorResources, TenantResources } from './contract-types';
 import { buildResources } from './core/resources';
 import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
+import { accessTokenVerifier, type AccessTokenClaims } from './access-tokens';
 import { signCustomerToken } from './customer-tokens';
 import { constructEvent } from './webhooks';
 
@@ -25,6 +26,17 @@ export class Svc {
 
   /** Checks webhook deliveries: `await svc.webhooks.constructEvent(rawBody, req.headers['svc-signature'], secret)`. */
   readonly webhooks = { constructEvent };
+
+  private verifier?: (token: string) => Promise<AccessTokenClaims>;
+
+  /**
+   * Checks an identity access token's signature against the service's JWKS (jose's remote key set) and its
+   * claims; answers the claims (`sub` person, `tid` tenant, `cus` customer) or throws jose's error.
+   */
+  verifyAccessToken(token: string): Promise<AccessTokenClaims> {
+    this.verifier ??= accessTokenVerifier(this.transport.baseUrl);
+    return this.verifier(token);
+  }
 
   /** A raw call, for routes newer than this SDK. Answers the parsed JSON body. */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): Promise<T> {

@@ -27,6 +27,15 @@ export const ID_PREFIXES = {
   moment: 'mom',
   simulcast_target: 'sct',
   signing_key: 'psk',
+  // Identity
+  user: 'usr',
+  message: 'msg',
+  organization: 'org',
+  member: 'mem',
+  auth_session: 'ses',
+  refresh_token: 'rtk',
+  identity_signing_key: 'isk',
+  otp_challenge: 'otp',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

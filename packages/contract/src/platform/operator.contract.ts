@@ -32,6 +32,7 @@ export const TenantSchema = z
     id: z.string().describe('Starts `ten_`.'),
     object: z.literal('tenant'),
     name: z.string(),
+    code: z.string().describe('Unique slug that names the tenant in `X-Tenant-Code` / `Svc-Tenant`.'),
     products: z.array(z.enum(PRODUCTS)).describe('The products switched on.'),
     rate_limits: RateLimitsSchema,
     video: TenantVideoSchema,
@@ -49,6 +50,10 @@ export const CreatedTenantSchema = z
   .object({ tenant: TenantSchema, keys: z.object({ test: KeyPairSchema, live: KeyPairSchema }) })
   .meta({ id: 'CreatedTenant', description: 'The new tenant and its first keys, shown in full this once.' });
 
+export const TenantCodeSchema = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/, 'A code is 3 to 40 of a-z, 0-9 and `-`, starting and ending with a letter or digit.');
+
 const ProductListSchema = z.array(z.enum(PRODUCTS)).max(PRODUCTS.length);
 const IdParams = z.object({ id: z.string().max(255) });
 const operator = access({ auth: 'operator' });
@@ -64,6 +69,7 @@ export const operatorContract = c.router(
       body: z
         .object({
           name: z.string().min(1).max(200),
+          code: TenantCodeSchema.optional().describe('Defaults to a slug of `name` (with a suffix when taken).'),
           products: ProductListSchema.optional(),
           rate_limits: RateLimitsSchema.partial().optional(),
           video: TenantVideoSchema.partial().optional(),
@@ -111,6 +117,7 @@ export const operatorContract = c.router(
       body: z
         .object({
           name: z.string().min(1).max(200).optional(),
+          code: TenantCodeSchema.optional(),
           products: ProductListSchema.optional(),
           rate_limits: RateLimitsSchema.partial().optional(),
           video: TenantVideoSchema.partial().optional(),

@@ -2,13 +2,16 @@ import type { NextFunction, Request, Response } from 'express';
 import type { AppRoute } from '@ts-rest/core';
 import type { RouteAccess } from '@svc/contract';
 
-const ALLOWED_HEADERS = 'Svc-Publishable-Key, Authorization, Idempotency-Key, Content-Type';
+const ALLOWED_HEADERS = 'Svc-Publishable-Key, Authorization, Idempotency-Key, Content-Type, X-Tenant-Code, Svc-Tenant';
 const EXPOSED_HEADERS = 'Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, Idempotent-Replayed';
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
 const takesPublishable = (route: AppRoute) => {
   const a = (route.metadata as { access?: RouteAccess } | undefined)?.access;
-  return a?.auth === 'tenant' && a.credentials.includes('publishable');
+  if (a?.auth === 'tenant' && a.credentials.includes('publishable')) return true;
+  // Identity: sign-in, refresh and the signed-in person's calls come from browsers, with bearer tokens, never cookies.
+  if (a?.auth === 'tenant' && (a.credentials.includes('user') || a.credentials.includes('tenant-header'))) return true;
+  return route.path.startsWith('/auth/v1/') || route.path === '/.well-known/jwks.json';
 };
 
 /**

@@ -6,6 +6,9 @@ export interface ApiErrorOptions {
   details?: Record<string, unknown>;
   /** Extra response headers, e.g. `Retry-After`. */
   headers?: Record<string, string>;
+  /** For the few codes answered with two statuses (`tenant_mismatch`: 400 against a key, 401 against a token). */
+  status?: number;
+  type?: ErrorBody['error']['type'];
 }
 
 /** A failure the client is told about: always a code of the contract's catalogue. Thrown anywhere, answered in one place. */
@@ -19,8 +22,8 @@ export class ApiError extends Error {
   ) {
     const entry = ERROR_CATALOGUE[code];
     super(options.message ?? entry.description);
-    this.status = entry.status;
-    this.type = entry.type;
+    this.status = options.status ?? entry.status;
+    this.type = options.type ?? entry.type;
   }
 
   static of(code: ErrorCode, options?: ApiErrorOptions): ApiError {

@@ -74,6 +74,8 @@ export interface CustomerTokenKeysTable {
   secret_sealed: string;
   revoked_at: Date | null;
   created_at: Timestamp;
+  /** The key the service signs customer tokens with for signed-in people (identity); one per environment. */
+  managed: Generated<boolean>;
 }
 
 export type EntitlementRow = Selectable<EntitlementsTable>;

@@ -14,6 +14,7 @@ import type {
 } from './streams-live.schema';
 import type { AccessSessionsTable, CustomerTokenKeysTable, EntitlementsTable } from './access.schema';
 import type { ProviderConfigsTable, ProviderNotificationsTable, StreamSettingsTable } from './provider-configs.schema';
+import type { IdentityTables } from './identity.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -32,6 +33,8 @@ export interface TenantsTable {
   metadata: Json<Record<string, string>>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Unique slug that names the tenant in `X-Tenant-Code` / `Svc-Tenant`. */
+  code: string;
 }
 
 export interface ApiKeysTable {
@@ -152,7 +155,7 @@ export interface MomentsTable {
   updated_at: Timestamp;
 }
 
-export interface DB {
+export interface DB extends IdentityTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -3,9 +3,10 @@ import { accessModule } from './access';
 import { platformModule } from './platform';
 import { streamsModule } from './streams';
 import { webhooksModule } from './webhooks';
+import { identityModule } from './identity';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
  * routes (heartbeats, session opens, checks) are the hottest and no other route matches an Access path.
  */
-export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule];
+export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule, identityModule];

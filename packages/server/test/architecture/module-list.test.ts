@@ -22,6 +22,7 @@ const SERVED: Record<string, object> = {
   platform: { platform: 1, keys: 1, operator: 1 },
   webhooks: { webhookEndpoints: 1, eventLog: 1 },
   streams: { streams: 1 },
+  identity: { identity: 1, customers: 1, organizations: 1 },
 };
 
 describe('The module list', () => {

@@ -53,6 +53,7 @@ describe('The credential resolver chain', () => {
       sessionId: 'ses_1',
     });
     let permissions = ['events:write'];
+    const installed = t.ctx.auth.userTokens;
     t.ctx.auth.userTokens = { verify: async () => person(permissions) };
     try {
       const user = await resolveTenantCaller(t.ctx, sent({ bearer: JWT }), access(['user'], { permission: 'events:write' }));
@@ -67,7 +68,7 @@ describe('The credential resolver chain', () => {
         (await refusal(resolveTenantCaller(t.ctx, sent({ bearer: JWT, tenantHeader: 'ten_01jz0000000000000000000000' }), access(['user'])))).code,
       ).toBe('tenant_mismatch');
     } finally {
-      t.ctx.auth.userTokens = undefined;
+      t.ctx.auth.userTokens = installed;
     }
   });
 
@@ -82,12 +83,14 @@ describe('The credential resolver chain', () => {
     const unknown = await refusal(resolveTenantCaller(t.ctx, sent({ tenantHeader: 'ten_01jz0000000000000000000000' }), access(['tenant-header'])));
     expect(unknown).toEqual({ code: 'tenant_not_found', status: 404 });
     // A code is unknown until the identity module installs the lookup.
+    const installed = t.ctx.auth.tenantCodes;
+    t.ctx.auth.tenantCodes = undefined;
     expect((await refusal(resolveTenantCaller(t.ctx, sent({ tenantHeader: 'acme' }), access(['tenant-header'])))).code).toBe('tenant_not_found');
     t.ctx.auth.tenantCodes = { tenantIdForCode: async (code) => (code === 'acme' ? tenant.id : undefined) };
     try {
       expect(await resolveTenantCaller(t.ctx, sent({ tenantHeader: 'acme' }), access(['tenant-header']))).toMatchObject({ tenant: { id: tenant.id } });
     } finally {
-      t.ctx.auth.tenantCodes = undefined;
+      t.ctx.auth.tenantCodes = installed;
     }
   });
 

@@ -39,6 +39,11 @@ beforeAll(async () => {
   made['/v1/streams/provider_configs'] = { id: (await post('/v1/streams/provider_configs', configBody(account))).id };
   const entitlement = await post('/v1/access/entitlements', { customer: 'c-1', resource: { type: 'ls', id: stream.id }, external_id: 'ext-1' }, { 'Idempotency-Key': randomUUID() });
   made['/v1/access/entitlements'] = { id: entitlement.id, external_id: 'ext-1' };
+  made['/v1/customers'] = { id: (await post('/v1/customers', { external_id: 'ext-1' })).id, external_id: 'ext-1' };
+  made['/v1/organizations'] = { id: (await post('/v1/organizations', { name: 'Org', handle: 'org_1', kind: 'brand', external_id: 'ext-1' })).id };
+  const member = await post('/v1/members', { email: 'staff@example.test', role: 'viewer' });
+  const messages = expectStatus(await t.http().get('/v1/messages').query({ related: member.id }).set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
+  made['/v1/messages'] = { id: messages[0]!.id };
   const events = expectStatus(await t.http().get('/v1/events').set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
   made['/v1/events'] = { id: events[0]!.id };
 });

@@ -20,6 +20,7 @@ describe('create a tenant', () => {
       id: expect.stringMatching(/^ten_[0-9a-z]{26}$/),
       object: 'tenant',
       name: 'Acme Live',
+      code: expect.stringMatching(/^acme-live(-[a-z0-9]{5})?$/),
       products: [...PRODUCTS],
       rate_limits: { secret: 100, publishable: 20 },
       video: { live_network: null, dedicated_environment: false },

@@ -15,3 +15,5 @@ export const accessModule: ModuleDefinition = {
 
 export { accessDeps, type AccessDeps } from './access-deps';
 export { entitlementCachePart } from './access-parts';
+// Identity revokes a deleted customer's entitlements through these.
+export { listEntitlements, revokeEntitlement } from './entitlements/entitlements.service';

@@ -9,7 +9,18 @@ import { looksLikeJwt, type CredentialResolver } from '../credential-resolver';
 export const resolveUserToken: CredentialResolver = async (ctx, { bearer, publishable, tenantHeader, ip }, access) => {
   if (!bearer || publishable !== undefined || !looksLikeJwt(bearer)) return undefined;
   const verifier = ctx.auth.userTokens;
-  if (verifier) return verifier.verify(bearer, { tenantHeader, ip });
+  if (verifier) {
+    try {
+      return await verifier.verify(bearer, { tenantHeader, ip });
+    } catch (err) {
+      // On a route that takes no access token, a token that is not one (a customer token without its
+      // publishable key, garbage) is an unknown bearer, as it always was.
+      if (!access.credentials.includes('user') && err instanceof ApiError && err.code === 'invalid_access_token') {
+        throw ApiError.of('api_key_invalid', { message: 'The API key is malformed.' });
+      }
+      throw err;
+    }
+  }
   if (access.credentials.includes('user')) {
     throw ApiError.of('invalid_access_token', {
       message: 'This server does not accept access tokens yet.',

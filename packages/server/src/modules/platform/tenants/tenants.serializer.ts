@@ -6,6 +6,7 @@ export function serializeTenant(row: TenantRow): Tenant {
     id: row.id,
     object: 'tenant',
     name: row.name,
+    code: row.code,
     products: row.products as Tenant['products'],
     rate_limits: { secret: row.rate_limit_secret, publishable: row.rate_limit_publishable },
     video: {

@@ -7,6 +7,7 @@ import { isIdOf, newId } from '../../../core/ids';
 import { createInitialKeys } from '../keys/keys.service';
 import * as repo from './tenants.repository';
 import { serializeTenant } from './tenants.serializer';
+import { freeTenantCode } from './tenant-code';
 
 /** The operator's video choices for a tenant: live-mode network and own video environment. */
 export interface TenantVideoInput {
@@ -16,6 +17,7 @@ export interface TenantVideoInput {
 
 export interface CreateTenantInput {
   name: string;
+  code?: string;
   products?: Product[];
   rate_limits?: { secret?: number; publishable?: number };
   video?: TenantVideoInput;
@@ -25,6 +27,7 @@ export interface CreateTenantInput {
 
 export interface UpdateTenantInput {
   name?: string;
+  code?: string;
   products?: Product[];
   rate_limits?: { secret?: number; publishable?: number };
   video?: TenantVideoInput;
@@ -32,8 +35,10 @@ export interface UpdateTenantInput {
   metadata?: Record<string, string>;
 }
 
-const externalIdTaken = (err: unknown) =>
-  isUniqueViolation(err, 'tenants_external_id_key') ? ApiError.of('external_id_taken', { param: 'external_id' }) : err;
+const externalIdTaken = (err: unknown) => {
+  if (isUniqueViolation(err, 'tenants_code')) return ApiError.of('tenant_code_taken', { param: 'code' });
+  return isUniqueViolation(err, 'tenants_external_id_key') ? ApiError.of('external_id_taken', { param: 'external_id' }) : err;
+};
 
 /** Products in the spec's order, without repeats. */
 const normaliseProducts = (products: readonly Product[]) => PRODUCTS.filter((p) => products.includes(p));
@@ -45,6 +50,7 @@ export async function createTenant(db: Database, input: CreateTenantInput) {
       const row = await repo.insertTenant(trx, {
         id: newId('tenant'),
         name: input.name,
+        code: input.code ?? (await freeTenantCode(trx, input.name)),
         products: normaliseProducts(input.products ?? PRODUCTS),
         rate_limit_secret: input.rate_limits?.secret ?? LIMITS.rateLimits.secret,
         rate_limit_publishable: input.rate_limits?.publishable ?? LIMITS.rateLimits.publishable,
@@ -89,6 +95,7 @@ export async function updateTenant(db: Database, id: string, input: UpdateTenant
       await getRow(trx, id, true);
       const row = await repo.updateTenantRow(trx, id, {
         ...(input.name !== undefined && { name: input.name }),
+        ...(input.code !== undefined && { code: input.code }),
         ...(input.products !== undefined && { products: normaliseProducts(input.products) }),
         ...(input.rate_limits?.secret !== undefined && { rate_limit_secret: input.rate_limits.secret }),
         ...(input.rate_limits?.publishable !== undefined && { rate_limit_publishable: input.rate_limits.publishable }),

@@ -1,0 +1,58 @@
+import { ORGANIZATION_ROLE_PERMISSIONS, TENANT_ROLE_PERMISSIONS, type OrganizationRole, type TenantRole } from '@svc/contract';
+import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import { cachesOf } from '../identity-parts';
+
+/** The permissions a staff or organization role grants (an organization's only within it). */
+const grantsOf = (organizationId: string | null, role: string): readonly string[] =>
+  (organizationId === null ? TENANT_ROLE_PERMISSIONS[role as TenantRole] : ORGANIZATION_ROLE_PERMISSIONS[role as OrganizationRole]) ?? [];
+
+/**
+ * What a signed-in person may do in a tenant: the permissions of their staff role and of their organization
+ * roles (the route metadata's check; routes on one organization then check that organization's role). Looked up
+ * per request and kept at most 60 s; a member change clears it on every process.
+ */
+export async function memberPermissions(ctx: AppContext, tenantId: string, userId: string): Promise<readonly string[]> {
+  const key = `${tenantId}:${userId}`;
+  const cached = cachesOf(ctx).permissions.get(key);
+  if (cached) return cached;
+  const readAt = cachesOf(ctx).permissions.generation;
+  const rows = await ctx.db
+    .selectFrom('members')
+    .select(['organization_id', 'role'])
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .execute();
+  const permissions = [...new Set(rows.flatMap((r) => grantsOf(r.organization_id, r.role)))];
+  cachesOf(ctx).permissions.set(key, permissions, readAt);
+  return permissions;
+}
+
+/** `403 missing_permission` unless the tenant role, or the role in this organization, grants `permission`. */
+export async function requireOrganizationPermission(ctx: AppContext, tenantId: string, userId: string, organizationId: string, permission: string) {
+  const rows = await ctx.db
+    .selectFrom('members')
+    .select(['organization_id', 'role'])
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]))
+    .execute();
+  if (rows.some((r) => grantsOf(r.organization_id, r.role).includes(permission))) return;
+  throw ApiError.of('missing_permission', {
+    message: `Your role in this organization does not grant ${permission}.`,
+    details: { required_permission: permission },
+  });
+}
+
+/** `403 missing_permission` unless the person's role grants `permission`. */
+export async function requirePermission(ctx: AppContext, tenantId: string, userId: string, permission: string): Promise<void> {
+  const granted = await memberPermissions(ctx, tenantId, userId);
+  if (!granted.includes(permission)) {
+    throw ApiError.of('missing_permission', {
+      message: `Your role does not grant ${permission}.`,
+      details: { required_permission: permission },
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { identityAuthSlots } from './auth/identity-resolvers';
+import { customersRouter } from './customers/customers.router';
+import { IdentityCaches } from './identity-caches';
+import { identityCachesPart } from './identity-parts';
+import { identityRouter } from './identity.router';
+import { organizationsRouter } from './organizations/organizations.router';
+
+/**
+ * Identity: sign-in (codes, email links, OpenID Connect), access tokens and their JWKS, sessions, the message
+ * outbox, customers, organizations and members. It fills authentication's access-token and tenant-code slots.
+ */
+export const identityModule: ModuleDefinition = {
+  name: 'identity',
+  setup: (ctx, listener) => {
+    identityCachesPart.set(ctx, new IdentityCaches(listener));
+    Object.assign(ctx.auth, identityAuthSlots(ctx));
+  },
+  routers: (ctx) => ({ identity: identityRouter(ctx), customers: customersRouter(ctx), organizations: organizationsRouter(ctx) }),
+};
+
+export { registerMessageChannel, type MessageChannel, type OutgoingMessage } from './messages/message-channels';
+export { writeMessage, type NewMessage } from './messages/messages.service';
+export { resolveAccessToken } from './auth/access-tokens';
+export { rotateSigningKeys } from './auth/signing-keys';
