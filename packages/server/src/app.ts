@@ -15,6 +15,7 @@ import { requestLog } from './core/request-log';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { mountDocs } from './modules/docs/docs.routes';
 import { mountUploadReceiver } from './modules/streams/uploads/upload-receiver';
+import { mountMediaHooks } from './modules/streams/network/media/media-hooks.router';
 import { keysRouter } from './modules/keys/keys.router';
 import { operatorRouter } from './modules/tenants/operator.router';
 import { platformRouter } from './modules/platform/platform.router';
@@ -46,6 +47,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(publishableCors(routesOf(contract)));
   // Test-mode direct uploads take a raw file, so they come before the JSON body parser.
   mountUploadReceiver(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
+  // nginx's callbacks of the media network: form bodies, a secret in the URL, no API key.
+  mountMediaHooks(app, ctx);
   app.use(express.json({ limit: '1mb', strict: false }));
   // After the body parser: its stream callbacks would drop an async context started before it.
   app.use(requestContext());

@@ -14,6 +14,8 @@ import { WebhookWorker } from './modules/webhooks/webhook-worker';
 import { reconnectWindowJob } from './modules/streams/live-streams/reconnect-window.job';
 import { streamsDeps } from './modules/streams/streams-deps';
 import { streamsMediaJobs } from './modules/streams/assets/media-jobs';
+import { mediaProcessingJob } from './modules/streams/network/media/media-processing.job';
+import { startMediaNetwork } from './modules/streams/network/media/start-media-network';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -60,10 +62,13 @@ export async function startServer(
   // Jobs that need the whole context are registered once it exists; workers start after every registration.
   for (const job of streamsMediaJobs(ctx)) jobs.register(job);
   jobs.register(reconnectWindowJob(streamsDeps(ctx)));
+  jobs.register(mediaProcessingJob(ctx));
   for (const job of accessJobs(accessDeps(ctx))) jobs.register(job);
   const webhooks = new WebhookWorker({ db, secrets: ctx.secrets, log, clock: ctx.clock, resolveHost: ctx.resolveHost });
   webhooks.register(jobs);
   jobs.register(purgeEventsJob(db));
+  // The media network calls back to this process's own address, known once it listens.
+  const media = await startMediaNetwork(ctx, url);
   await jobs.start();
   webhooks.start();
   const app = createApp(ctx);
@@ -84,6 +89,7 @@ export async function startServer(
       clearTimeout(force);
       await webhooks.stop();
       await jobs.stop(config.SVC_SHUTDOWN_TIMEOUT_MS);
+      await media?.stop();
       webhooks.closeConnections();
       await listener.stop();
       await db.destroy();

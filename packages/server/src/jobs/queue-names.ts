@@ -8,4 +8,5 @@ export const QUEUE_NAMES = {
   finishSimulatedAsset: 'streams-finish-simulated-asset',
   cutMomentClip: 'streams-cut-moment-clip',
   liveStreamReconnectWindow: 'streams-live-stream-reconnect-window',
+  mediaProcessAsset: 'streams-media-process-asset',
 } as const;

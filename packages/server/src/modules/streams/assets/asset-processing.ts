@@ -62,6 +62,10 @@ export async function afterNetworkCreated(
   if (created.status === 'ready') {
     return finishProcessing(trx, scope, row, { event: 'ready', duration: created.duration ?? SIMULATED_DEFAULT_DURATION_S });
   }
+  if (network.processingQueue) {
+    const data: FinishSimulatedAssetJob = { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id };
+    await sendInTransaction(trx, [{ name: network.processingQueue, data }]);
+  }
   if (network.simulatesProcessing) {
     const data: FinishSimulatedAssetJob = { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id };
     await sendInTransaction(trx, [

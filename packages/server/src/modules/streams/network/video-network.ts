@@ -95,6 +95,14 @@ export interface PlaybackUrlInput {
   token: string | null;
 }
 
+/** HLS a network wrote to this server's disk, which the playback routes serve (the media network). */
+export interface LocalHls {
+  /** The media playlist, segment URIs as `<n>.ts`; `null` when nothing was written yet. */
+  playlist(kind: 'live' | 'vod', providerRef: string): Promise<string | null>;
+  /** Segment `n`, or `null` when it is gone (outside the DVR window) or never was. */
+  segment(kind: 'live' | 'vod', providerRef: string, n: number): Promise<Buffer | null>;
+}
+
 export class VideoNetworkRejection extends Error {
   constructor(
     message: string,
@@ -114,6 +122,14 @@ export interface VideoNetwork {
    * asset after `SVC_SIMULATED_ASSET_DELAY_MS` (a real network sends a webhook instead).
    */
   readonly simulatesProcessing?: boolean;
+  /**
+   * A network that prepares assets on this server (the media network): the queue a job goes to, in the
+   * transaction that leaves an asset `preparing` with something to prepare ({tenant_id, livemode, asset_id}).
+   */
+  readonly processingQueue?: string;
+
+  /** Set by networks whose HLS this server serves from its own disk. */
+  readonly localHls?: LocalHls;
 
   // Live inputs
   createLiveInput(settings: LiveInputSettings): Promise<CreatedLiveInput>;
@@ -135,6 +151,8 @@ export interface VideoNetwork {
   deleteAsset(providerRef: string): Promise<void>;
   /** A one-time URL the browser `PUT`s the file to. Secret: never in events or logs. */
   createUploadUrl(input: UploadUrlInput): Promise<{ providerRef: string; url: string }>;
+  /** A network that keeps uploaded files on this server: where the file `PUT` to an upload is written. */
+  uploadPath?(providerUploadId: string): string;
   createClip(input: ClipInput): Promise<CreatedNetworkAsset>;
 
   // Recordings
