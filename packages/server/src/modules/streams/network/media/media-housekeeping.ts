@@ -1,7 +1,9 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../../../core/context';
+import { sendInTransaction } from '../../../../jobs/send-in-transaction';
 import type { MediaVideoNetwork } from './media-network';
+import { listPreparingMediaAssets } from './media.repository';
 
 const EVERY_MS = 60_000;
 /** Scratch files older than this belong to a packaging run that died. */
@@ -52,7 +54,15 @@ export async function housekeep(ctx: Pick<AppContext, 'config' | 'log'>, network
   return bytes;
 }
 
-export function startHousekeeping(ctx: Pick<AppContext, 'config' | 'log'>, network: MediaVideoNetwork): { stop: () => void } {
+async function requeuePreparing(ctx: Pick<AppContext, 'db'>, network: MediaVideoNetwork): Promise<void> {
+  const rows = await listPreparingMediaAssets(ctx.db);
+  if (rows.length === 0) return;
+  await ctx.db.transaction().execute((trx) =>
+    sendInTransaction(trx, rows.map((r) => ({ name: network.processingQueue, data: { tenant_id: r.tenant_id, livemode: r.livemode, asset_id: r.id } }))),
+  );
+}
+
+export function startHousekeeping(ctx: Pick<AppContext, 'config' | 'log' | 'db'>, network: MediaVideoNetwork): { stop: () => void } {
   let running = false;
   const tick = () => {
     if (running) return;
@@ -61,6 +71,8 @@ export function startHousekeeping(ctx: Pick<AppContext, 'config' | 'log'>, netwo
       .catch((err) => ctx.log.error({ err }, 'media network: housekeeping failed'))
       .finally(() => (running = false));
   };
+  // Assets left preparing by a run that stopped mid-way are packaged again (the job skips finished ones).
+  void requeuePreparing(ctx, network).catch((err) => ctx.log.error({ err }, 'media network: requeueing assets failed'));
   tick();
   const timer = setInterval(tick, EVERY_MS);
   timer.unref();

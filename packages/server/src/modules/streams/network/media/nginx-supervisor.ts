@@ -68,8 +68,10 @@ export class NginxSupervisor {
   private launch(): Promise<void> {
     return new Promise((resolve, reject) => {
       rmSync(join(this.prefix, 'control.sock'), { force: true });
+      // Its own process group: workers of a master that died are killed with it, or they would keep the ports.
       const child = spawn(this.binary, ['-p', this.prefix, '-c', this.configPath, '-e', 'stderr'], {
         stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
       });
       this.child = child;
       let output = '';
@@ -96,6 +98,11 @@ export class NginxSupervisor {
       child.once('exit', (code, signal) => {
         clearInterval(ready);
         if (this.child === child) this.child = undefined;
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // the group is gone already
+        }
         if (this.stopping) return;
         reject(new Error(`nginx exited with ${signal ?? `code ${code}`}:\n${output}`));
         if (this.ran) this.scheduleRestart(code, signal);

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { LiveStreamRow } from '../../../../db/streams-live.schema';
@@ -47,15 +47,23 @@ export async function onPublish(deps: StreamsDeps, network: MediaVideoNetwork, l
   return decision;
 }
 
-/** `active` is when the first HLS fragment of this publish is written: video flows and can be played. */
+/** Newest modification time of the fragments in a live input's HLS directory (0 when there are none). */
+async function newestFragment(dir: string): Promise<number> {
+  let newest = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (name.endsWith('.ts')) newest = Math.max(newest, await stat(join(dir, name)).then((s) => s.mtimeMs, () => 0));
+  }
+  return newest;
+}
+
+/** `active` is when nginx writes the first HLS fragment of this publish: video flows and is being packaged. */
 async function whenVideoFlows(deps: StreamsDeps, network: MediaVideoNetwork, log: Logger, id: string, scope: Scope, ref: string, clientId: string) {
   const since = Date.now() - 1_000;
-  const playlist = join(network.layout.live, ref, 'index.m3u8');
+  const dir = join(network.layout.live, ref);
   for (const start = Date.now(); Date.now() - start < ACTIVE_WAIT_MS; ) {
     await new Promise((r) => setTimeout(r, 250));
     if (network.publishers.get(ref) !== clientId) return;
-    const written = await stat(playlist).then((s) => s.mtimeMs, () => 0);
-    if (written < since) continue;
+    if ((await newestFragment(dir)) < since) continue;
     await signal(deps, log, id, scope, (row) => (row.status === 'connecting' && network.publishers.get(ref) === clientId ? 'active' : null));
     return;
   }

@@ -32,6 +32,8 @@ function freePort(host: string): Promise<number> {
 export interface RunningMediaNetwork {
   network: MediaVideoNetwork;
   rtmpUrl: string;
+  /** nginx's master process now (it changes when nginx is restarted). */
+  nginxPid: () => number | undefined;
   stop: () => Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
   return {
     network,
     rtmpUrl,
+    nginxPid: () => supervisor.pid,
     stop: async () => {
       housekeeping.stop();
       network.relays.stopAll();
