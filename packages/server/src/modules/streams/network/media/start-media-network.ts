@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { AppContext } from '../../../../core/context';
 import { streamsDeps } from '../../streams-deps';
 import { findMediaBinaries } from './media-binaries';
@@ -27,6 +27,13 @@ function freePort(host: string): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** `dir` and every directory above it. */
+function ancestors(dir: string): string[] {
+  const all = [dir];
+  while (dirname(all.at(-1)!) !== all.at(-1)) all.push(dirname(all.at(-1)!));
+  return all;
 }
 
 export interface RunningMediaNetwork {
@@ -58,8 +65,16 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
     mkdirSync(dir, { recursive: true });
   }
   if (asRoot) {
-    // nginx's workers (not root) pass through the root and write live HLS and recordings.
+    // nginx's workers (not root) pass through every directory above the media root and write live HLS and
+    // recordings. The data directory is the server's own: it is opened for passing through, as for PostgreSQL.
+    const dataDir = resolve(config.SVC_DATA_DIR);
+    if (layout.root.startsWith(`${dataDir}/`)) chmodSync(dataDir, statSync(dataDir).mode | 0o111);
     chmodSync(layout.root, 0o711);
+    const closed = ancestors(layout.root).find((dir) => (statSync(dir).mode & 0o001) === 0);
+    if (closed) {
+      log.warn(`media network off: nginx's workers (user ${NGINX_USER.name}) cannot pass through ${closed}; set SVC_MEDIA_DIR elsewhere or allow o+x`);
+      return undefined;
+    }
     for (const dir of [layout.live, layout.recordings, join(layout.nginx, 'tmp')]) chownSync(dir, NGINX_USER.uid, NGINX_USER.gid);
   }
   const host = config.HOST === '::' ? '::' : config.HOST;
