@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, databaseUrl } from '../databases';
 import { runServerProcess } from '../process';
+import { publish, waitFor } from './media-network-fixtures';
 
 const OPERATOR = `op_${'m'.repeat(40)}`;
 const database = `svc_media_proc_${process.pid}`;
@@ -16,19 +17,21 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A tenant's live secret key, and a live-mode stream creation with it. */
-async function liveStream(url: string): Promise<Response> {
+/** A live-mode stream creation with a new tenant's live secret key. */
+async function liveStream(url: string): Promise<Response & { key?: string }> {
   const tenant = await fetch(`${url}/v1/operator/tenants`, {
     method: 'POST',
     headers: { authorization: `Bearer ${OPERATOR}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'Proc' }),
   });
   const { data } = (await tenant.json()) as { data: { keys: { live: { secret: string } } } };
-  return fetch(`${url}/v1/streams/live_streams`, {
+  const res: Response & { key?: string } = await fetch(`${url}/v1/streams/live_streams`, {
     method: 'POST',
     headers: { authorization: `Bearer ${data.keys.live.secret}`, 'content-type': 'application/json' },
     body: '{}',
   });
+  res.key = data.keys.live.secret;
+  return res;
 }
 
 const nginxOf = () => {
@@ -59,7 +62,13 @@ describe('the server process and its media network', () => {
     expect(first.output()).toMatch(/"rtmp_url":"rtmp:\/\/127\.0\.0\.1:\d+\/live".*media network running/);
     const res = await liveStream(url);
     expect(res.status).toBe(201);
-    expect(((await res.json()) as { data: { provider: string } }).data.provider).toBe('media');
+    const stream = ((await res.json()) as { data: { id: string; provider: string; ingest: { rtmp_url: string; stream_key: string } } }).data;
+    expect(stream.provider).toBe('media');
+    // The media directory sits in the data directory: nginx's workers must reach it to write HLS.
+    const encoder = publish(stream.ingest.rtmp_url, stream.ingest.stream_key, 4);
+    const status = () => fetch(`${url}/v1/streams/live_streams/${stream.id}`, { headers: { authorization: `Bearer ${res.key}` } }).then(async (r) => ((await r.json()) as { data: { status: string } }).data.status);
+    await waitFor(status, (s) => s === 'active');
+    await encoder.exited;
     const stale = nginxOf();
     expect(stale).not.toBe('');
 
