@@ -4,7 +4,7 @@ import { housekeep } from '../../src/modules/streams/network/media/media-houseke
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { mkdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { busyTenant, client, eventsOf, expectStatus, typesOf } from './media-fixtures';
+import { busyTenant, client, eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
 import { publish, useMediaTestServer, waitFor } from './media-network-fixtures';
 
 const m = useMediaTestServer();
@@ -82,5 +82,18 @@ describe('media network operations', () => {
     expect(existsSync(stale)).toBe(false);
     expect(bytes).toBeGreaterThan(0);
     expect(m.media.network.diskFull).toBe(false);
+  });
+
+  it('refuses new encoders and uploads while the media disk is over its bound', async () => {
+    const s = await createStream();
+    m.media.network.diskFull = true;
+    try {
+      const refused = publish(m.media.rtmpUrl, s.ingest.stream_key, 3);
+      expect(await refused.exited).not.toBe(0);
+      expect((await getStream(s.id)).status).toBe('idle');
+      expectError(await api().post('/v1/streams/uploads', {}), 409, 'provider_storage_exhausted');
+    } finally {
+      m.media.network.diskFull = false;
+    }
   });
 });

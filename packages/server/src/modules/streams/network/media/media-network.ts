@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { classifyAddress } from '../../../../core/outbound/url-policy';
+import { ApiError } from '../../../../core/errors';
 import { randomToken } from '../../../../core/ids';
 import { QUEUE_NAMES } from '../../../../jobs/queue-names';
 import {
@@ -162,12 +163,14 @@ export class MediaVideoNetwork implements VideoNetwork {
   }
 
   async createUploadUrl(input: UploadUrlInput): Promise<{ providerRef: string; url: string }> {
+    if (this.diskFull) throw ApiError.of('provider_storage_exhausted', { message: 'The media network has no disk space left for uploads.' });
     const token = randomToken(40);
     return { providerRef: newRef('up'), url: `${this.options.baseUrl}/v1/streams/uploads/${input.uploadId}/file?token=${token}` };
   }
 
   uploadPath(providerUploadId: string): string {
     if (!/^mup_[0-9a-f]{20}$/.test(providerUploadId)) throw new Error('not an upload of the media network');
+    if (this.diskFull) throw ApiError.of('provider_storage_exhausted', { message: 'The media network has no disk space left for this file.' });
     return join(this.layout.uploads, providerUploadId);
   }
 
