@@ -63,6 +63,17 @@ describe('media network assets: uploads probed and packaged with ffmpeg', () => 
     expect(typesOf(await eventsOf(m.t, tenantId, asset))).toEqual(['streams.asset.created', 'streams.asset.errored']);
   });
 
+  it('never lets an uploaded playlist make ffmpeg read other files or addresses', async () => {
+    // A playlist naming a real video file of the server's disk: read, it would be "media".
+    const local = join(m.dir, 'local.ts');
+    await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', await makeMp4(m.dir), '-c', 'copy', '-f', 'mpegts', local]);
+    const playlist = `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:1,\n${local}\n#EXT-X-ENDLIST\n`;
+    const asset = await upload(Buffer.from(playlist));
+    const errored = await settled(asset);
+    expect(errored.status).toBe('errored');
+    expect(errored.error).toMatch(/not a video or audio file/);
+  });
+
   it('fetches an asset URL under the webhook rules: a loopback or private address is errored, never fetched', async () => {
     // The names resolve when the file is fetched: to loopback for one, to a private address for the other.
     m.t.ctx.resolveHost = async (host) => [{ address: host.startsWith('local') ? '127.0.0.1' : '10.1.2.3', family: 4 }];

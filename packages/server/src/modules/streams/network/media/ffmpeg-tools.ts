@@ -3,6 +3,15 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
+/**
+ * Files from tenants are read as plain media containers from local files only: no playlists (HLS, concat, ffconcat)
+ * that could make ffmpeg fetch other files or addresses.
+ */
+export const UNTRUSTED_INPUT = [
+  '-protocol_whitelist', 'file',
+  '-format_whitelist', 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,flv,mpegts,avi,mp3,aac,wav,ogg,flac,mpeg,mpegvideo,h264,hevc,asf',
+];
+
 export interface ProbeResult {
   duration: number;
   hasVideo: boolean;
@@ -10,11 +19,11 @@ export interface ProbeResult {
 }
 
 /** ffprobe's reading of a file, or `null` when it is not media ffprobe can read. */
-export async function probe(ffprobe: string, input: string): Promise<ProbeResult | null> {
+export async function probe(ffprobe: string, input: string, inputOptions: string[] = []): Promise<ProbeResult | null> {
   try {
     const { stdout } = await run(
       ffprobe,
-      ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', input],
+      ['-v', 'error', ...inputOptions, '-show_entries', 'format=duration:stream=codec_type', '-of', 'json', input],
       { timeout: 60_000, maxBuffer: 1 << 20 },
     );
     const parsed = JSON.parse(stdout) as { format?: { duration?: string }; streams?: { codec_type?: string }[] };

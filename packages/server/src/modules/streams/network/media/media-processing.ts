@@ -9,7 +9,7 @@ import * as assetsRepo from '../../assets/assets.repository';
 import type { AssetRow } from '../../assets/assets.serializer';
 import { findLiveStream } from '../../live-streams/live-streams.repository';
 import { fetchSource } from './fetch-source';
-import { packageHls, probe } from './ffmpeg-tools';
+import { packageHls, probe, UNTRUSTED_INPUT } from './ffmpeg-tools';
 import { mediaNetworkOf } from './media-hooks.router';
 import type { MediaVideoNetwork } from './media-network';
 
@@ -28,7 +28,7 @@ async function inputOf(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
   if (row.source === 'upload') {
     const file = join(network.layout.uploads, row.provider_asset_id!);
     if (!existsSync(file)) throw new Error('The uploaded file is missing from the media directory.');
-    return { args: ['-i', file], consumed: [file] };
+    return { args: [...UNTRUSTED_INPUT, '-i', file], consumed: [file] };
   }
   if (row.source === 'url') {
     const file = join(work, 'source');
@@ -37,7 +37,7 @@ async function inputOf(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
     } catch (err) {
       throw new Error(err instanceof UrlRefused ? `The URL cannot be fetched: ${err.message}` : (err as Error).message);
     }
-    return { args: ['-i', file], consumed: [] };
+    return { args: [...UNTRUSTED_INPUT, '-i', file], consumed: [] };
   }
   if (row.source === 'recording') {
     const stream = await findLiveStream(ctx.db, scope, row.live_stream_id!);
@@ -58,7 +58,7 @@ async function prepare(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
   try {
     const { args, consumed } = await inputOf(ctx, network, scope, row, work);
     const source = args.at(-1)!;
-    const probed = row.source === 'recording' ? { duration: 0, hasVideo: true, hasAudio: false } : await probe(network.options.ffprobe, source);
+    const probed = row.source === 'recording' ? { duration: 0, hasVideo: true, hasAudio: false } : await probe(network.options.ffprobe, source, UNTRUSTED_INPUT);
     if (!probed) {
       return { outcome: { event: 'errored', error: 'The file is not a video or audio file: ffprobe found no audio or video stream in it.' }, consumed };
     }
