@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { ApiError } from '../../../core/errors';
 import type { LocalHls } from '../network/video-network';
 import type { StreamsDeps } from '../streams-deps';
 import type { Playable } from './playback-owners';
@@ -7,7 +8,12 @@ const withToken = (path: string, token: string | undefined) => (token ? `${path}
 
 /** The network serving `playable` from this server's disk, if it is such a network. */
 export function localHlsOf(deps: StreamsDeps, playable: Playable): LocalHls | undefined {
-  return playable.providerRef ? deps.videoNetworks.byProvider(playable.provider).localHls : undefined;
+  if (!playable.providerRef) return undefined;
+  // Media made by a network this server no longer runs (the media network without its binaries) cannot play now.
+  if (!deps.videoNetworks.names.includes(playable.provider)) {
+    throw ApiError.of('provider_unavailable', { message: `The ${playable.provider} video network is not running on this server.` });
+  }
+  return deps.videoNetworks.byProvider(playable.provider).localHls;
 }
 
 /**
