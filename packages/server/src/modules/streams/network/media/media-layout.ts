@@ -34,6 +34,3 @@ export function mediaLayout(dir: string): MediaLayout {
 export const INGEST_APP = 'live';
 /** The loopback-only application the ingest is relayed into under the live input's ref; HLS and recording happen here. */
 export const MEDIA_APP = 'media';
-
-/** Refs are hex with a prefix: safe as file and RTMP stream names. */
-export const REF_PATTERN = /^m(li|as|up|sc|rc)_[0-9a-f]{20}$/;

@@ -195,7 +195,7 @@ export class MediaVideoNetwork implements VideoNetwork {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    return { providerRef: newRef('rc').replace('mrc_', 'mkey_'), publicKeyPem: publicKey, privateKeyPem: privateKey };
+    return { providerRef: `mkey_${randomBytes(10).toString('hex')}`, publicKeyPem: publicKey, privateKeyPem: privateKey };
   }
 
   async deleteSigningKey(): Promise<void> {}
