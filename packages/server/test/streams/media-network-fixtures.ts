@@ -19,6 +19,8 @@ export interface MediaTestServer {
   url: string;
   media: RunningMediaNetwork;
   dir: string;
+  /** What the media network logged (debug and up), one JSON line each. */
+  logs: string[];
 }
 
 /**
@@ -38,7 +40,10 @@ export function useMediaTestServer(): MediaTestServer {
     state.t.ctx.jobs.register(reconnectWindowJob(streamsDeps(state.t.ctx)));
     state.t.ctx.jobs.register(mediaProcessingJob(state.t.ctx));
     await state.t.ctx.jobs.start();
-    if (process.env.MEDIA_TEST_LOG) state.t.ctx.log = pino({ level: process.env.MEDIA_TEST_LOG });
+    state.logs = [];
+    state.t.ctx.log = process.env.MEDIA_TEST_LOG
+      ? pino({ level: process.env.MEDIA_TEST_LOG })
+      : pino({ level: 'debug' }, { write: (line: string) => void state.logs.push(line) });
     const media = await startMediaNetwork(state.t.ctx, state.url);
     if (!media) throw new Error('the media network did not start: are nginx, libnginx-mod-rtmp and ffmpeg installed?');
     state.media = media;

@@ -48,6 +48,11 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
       'streams.live_stream.active',
     ]);
 
+    // nginx's lines and the hooks' logs name the stream, never its key.
+    expect(m.logs.join('')).toContain('encoder connected');
+    expect(m.logs.join('')).toContain(`${s.ingest.stream_key.split('.')[0]}.[redacted]`);
+    expect(m.logs.join('')).not.toContain(s.ingest.stream_key.split('.')[1]);
+
     // A viewer's session hands out the signed link; playlists and segments play with its token only.
     const source = await sessionSource(s.id);
     expect(source).toContain('token=');
@@ -108,6 +113,13 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     expect(asset.duration).toBeGreaterThan(5);
     expect(typesOf(await eventsOf(m.t, tenantId, recording))).toContain('streams.asset.ready');
   }, 90_000);
+
+  it('answers nginx\'s callbacks only with the secret nginx was given', async () => {
+    const hook = (secret: string) =>
+      m.t.http().post(`/internal/media/on_publish?secret=${secret}`).type('form').send({ app: 'live', name: 'x', clientid: '1', call: 'publish' });
+    expect((await hook('wrong')).status).toBe(404);
+    expect((await hook(m.media.network.options.hookSecret)).status).toBe(403);
+  });
 
   it('refuses a wrong key and a disabled stream at once', async () => {
     const s = await createStream();
