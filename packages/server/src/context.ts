@@ -8,16 +8,23 @@ import { RateLimits } from './core/rate-limit';
 import { parseEncryptionKey, SecretBox } from './core/secret-box';
 import { createDatabase } from './db/database';
 import { JobQueue } from './jobs/queue';
-import { EntitlementCache } from './modules/access/entitlements/entitlement-cache';
-import { VideoNetworks } from './modules/streams/network/video-networks';
+import type { ModuleDefinition } from './core/modules/module-definition';
+import { subscribeToEvents } from './core/events/event-subscribers';
+import { MODULES } from './modules';
 
 export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string };
 
 /**
  * The long-lived parts of a server process on one database, built in one place for the server and the
- * tests alike: the pool, the LISTEN connection and the caches it invalidates, the job queue (not started).
+ * tests alike: the pool, the LISTEN connection and the caches it invalidates, the job queue (not started), and
+ * each module's parts.
  */
-export async function createContext(config: ServerConfig, log: Logger, poolSize = 10): Promise<{ ctx: AppContext; listener: NotificationListener }> {
+export async function createContext(
+  config: ServerConfig,
+  log: Logger,
+  poolSize = 10,
+  modules: readonly ModuleDefinition[] = MODULES,
+): Promise<{ ctx: AppContext; listener: NotificationListener }> {
   const { db } = createDatabase(config.DATABASE_URL, poolSize);
   const listener = new NotificationListener(config.DATABASE_URL, log);
   const ctx: AppContext = {
@@ -25,14 +32,19 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     db,
     log,
     credentials: new CredentialCache(listener),
+    auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
-    entitlementCache: new EntitlementCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
     jobs: new JobQueue(config.DATABASE_URL, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
-    videoNetworks: VideoNetworks.forServer(config.baseUrl),
+    modules,
+    parts: new Map(),
     state: { shuttingDown: false },
   };
+  for (const module of modules) {
+    module.setup?.(ctx, listener);
+    if (module.onEvents) subscribeToEvents(module.onEvents);
+  }
   await listener.start();
   return { ctx, listener };
 }

@@ -5,6 +5,7 @@ import * as streamsLive from './migrations/2026_11_21_003_streams_live';
 import * as streamsAssets from './migrations/2026_11_21_004_streams_assets';
 import * as access from './migrations/2026_11_21_005_access';
 import * as accessOpenSession from './migrations/2026_11_22_006_access_open_session';
+import * as accessOpenSessionsAsDecided from './migrations/2026_11_23_01_access_open_sessions_as_decided';
 import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
 
 /** Ordered by name; a migration never changes after it lands. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_004_streams_assets': streamsAssets,
   '2026_11_21_005_access': access,
   '2026_11_22_006_access_open_session': accessOpenSession,
+  '2026_11_23_01_access_open_sessions_as_decided': accessOpenSessionsAsDecided,
   '2026_11_23_40_media_network': mediaNetwork,
 };
 

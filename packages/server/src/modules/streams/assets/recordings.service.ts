@@ -4,8 +4,8 @@ import type { LiveStreamRow } from '../../../db/streams-live.schema';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { VideoNetworks } from '../network/video-networks';
-import { insertPlaybackId } from '../playback-ids/playback-ids.repository';
-import { sendInTransaction } from '../../../jobs/send-in-transaction';
+import { addPlaybackId } from '../playback-ids/playback-ids.service';
+import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { finishProcessing } from './asset-processing';
 import * as repo from './assets.repository';
 import { emitAssetEvent, type AssetRow } from './assets.serializer';
@@ -35,7 +35,7 @@ export async function startRecording(
     recording_started_at: firstFrameAt,
     metadata: '{}',
   });
-  await insertPlaybackId(trx, scope, { asset_id: row.id, policy: liveStream.playback_policy });
+  await addPlaybackId(trx, scope, { asset_id: row.id, policy: liveStream.playback_policy });
   await emitAssetEvent(trx, scope, 'streams.asset.created', row);
   return row;
 }
@@ -64,8 +64,8 @@ export async function endRecording(
     duration,
     provider_asset_id: recording?.providerRef ?? open.provider_asset_id,
   });
-  if (recording?.status === 'preparing' && network.processingQueue) {
-    await sendInTransaction(trx, [{ name: network.processingQueue, data: { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id } }]);
+  if (recording?.status === 'preparing' && network.processingJob) {
+    await sendInTransaction(trx, [jobOf(network.processingJob, { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id })]);
   }
   if (recording?.status === 'ready' && row.status === 'preparing') {
     await finishProcessing(trx, scope, row, { event: 'ready', duration });
@@ -73,3 +73,10 @@ export async function endRecording(
   }
   return row;
 }
+
+/** The recording a live stream is making now, if any (moments mark their place in it). */
+export const openRecordingOf = (trx: Transaction<DB>, scope: Scope, liveStreamId: string) => repo.findOpenRecording(trx, scope, liveStreamId);
+
+/** The stream's recordings that overlap the window (a moment's clip is cut from one). */
+export const recordingsOverlapping = (trx: Transaction<DB>, scope: Scope, liveStreamId: string, from: Date, to: Date) =>
+  repo.findRecordingsOverlapping(trx, scope, liveStreamId, from, to);

@@ -1,7 +1,7 @@
 import type { LiveStream, LiveStreamEventObject, SimulcastTarget } from '@svc/contract';
 import type { LiveStreamRow, SimulcastTargetRow } from '../../../db/streams-live.schema';
 import type { SecretBox } from '../../../core/secret-box';
-import type { PlaybackIdRef } from '../playback-ids/playback-ids.repository';
+import type { PlaybackIdRef } from '../playback-ids/playback-ids.service';
 
 /**
  * Sealed secrets are bound to their row and field, so a ciphertext copied onto another stream, or from the

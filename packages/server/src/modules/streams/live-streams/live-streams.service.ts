@@ -11,7 +11,7 @@ import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
 import type { VideoNetwork } from '../network/video-network';
-import { deletePlaybackIdsOf, insertPlaybackId } from '../playback-ids/playback-ids.repository';
+import { addPlaybackId, removePlaybackIdsOf } from '../playback-ids/playback-ids.service';
 import type { StreamsDeps } from '../streams-deps';
 import { broadcastEnded } from './broadcast-hooks';
 import { emitLiveStreamEvent, loadRelations } from './live-stream-events';
@@ -98,7 +98,7 @@ export async function createLiveStream(deps: StreamsDeps, scope: Scope, input: C
         created_at: now,
         updated_at: now,
       });
-      await insertPlaybackId(trx, scope, { live_stream_id: id, policy: input.playback_policy ?? 'signed' });
+      await addPlaybackId(trx, scope, { live_stream_id: id, policy: input.playback_policy ?? 'signed' });
       for (const target of input.simulcast_targets ?? []) {
         await addTargetInTransaction(trx, deps, scope, { id, provider_ref: liveInput.providerRef }, network, target);
       }
@@ -177,7 +177,7 @@ export async function deleteLiveStream(deps: StreamsDeps, scope: Scope, id: stri
     }
     const shown = await presentOne(deps, trx, scope, row);
     const last = await emitLiveStreamEvent(trx, scope, row.id, 'streams.live_stream.deleted', { status: row.status });
-    await deletePlaybackIdsOf(trx, scope, { liveStreamId: row.id });
+    await removePlaybackIdsOf(trx, scope, { liveStreamId: row.id });
     await repo.deleteSimulcastTargets(trx, scope, row.id);
     await repo.updateLiveStream(trx, scope, row.id, { deleted_at: now, reconnect_deadline: null });
     // Last, so a network that fails rolls the whole deletion back.

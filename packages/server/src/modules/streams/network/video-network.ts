@@ -1,3 +1,4 @@
+import type { JobType } from '../../../jobs/job-definition';
 /**
  * The one interface Streams uses to talk to a video network. The service stores everything the API shows
  * (status, settings, encrypted keys); a network holds the media. `simulated` is the only network so far:
@@ -123,10 +124,10 @@ export interface VideoNetwork {
    */
   readonly simulatesProcessing?: boolean;
   /**
-   * A network that prepares assets on this server (the media network): the queue a job goes to, in the
-   * transaction that leaves an asset `preparing` with something to prepare ({tenant_id, livemode, asset_id}).
+   * A network that prepares assets on this server (the media network): the job sent in the transaction that
+   * leaves an asset `preparing` with something to prepare ({tenant_id, livemode, asset_id}).
    */
-  readonly processingQueue?: string;
+  readonly processingJob?: JobType<{ tenant_id: string; livemode: boolean; asset_id: string }>;
 
   /** Set by networks whose HLS this server serves from its own disk. */
   readonly localHls?: LocalHls;

@@ -2,6 +2,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { secretsEqual } from '../../../../core/auth/api-key-secret';
 import type { AppContext } from '../../../../core/context';
 import { streamsDeps } from '../../streams-deps';
+import { videoNetworksPart } from '../../streams-parts';
 import { INGEST_APP } from './media-layout';
 import { MEDIA_PROVIDER, type MediaVideoNetwork } from './media-network';
 import { onPublish, onPublishDone } from './publish-hooks';
@@ -10,8 +11,9 @@ import { onPublish, onPublishDone } from './publish-hooks';
 export const MEDIA_HOOKS_PATH = '/internal/media';
 
 /** The running media network, when this server runs one. */
-export function mediaNetworkOf(ctx: Pick<AppContext, 'videoNetworks'>): MediaVideoNetwork | undefined {
-  return ctx.videoNetworks.names.includes(MEDIA_PROVIDER) ? (ctx.videoNetworks.byProvider(MEDIA_PROVIDER) as MediaVideoNetwork) : undefined;
+export function mediaNetworkOf(ctx: Pick<AppContext, 'parts'>): MediaVideoNetwork | undefined {
+  const networks = videoNetworksPart.of(ctx);
+  return networks.names.includes(MEDIA_PROVIDER) ? (networks.byProvider(MEDIA_PROVIDER) as MediaVideoNetwork) : undefined;
 }
 
 /**

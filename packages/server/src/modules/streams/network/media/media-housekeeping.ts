@@ -1,7 +1,7 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../../../core/context';
-import { sendInTransaction } from '../../../../jobs/send-in-transaction';
+import { jobOf, sendInTransaction } from '../../../../jobs/send-in-transaction';
 import type { MediaVideoNetwork } from './media-network';
 import { listPreparingMediaAssets } from './media.repository';
 
@@ -58,7 +58,7 @@ async function requeuePreparing(ctx: Pick<AppContext, 'db'>, network: MediaVideo
   const rows = await listPreparingMediaAssets(ctx.db);
   if (rows.length === 0) return;
   await ctx.db.transaction().execute((trx) =>
-    sendInTransaction(trx, rows.map((r) => ({ name: network.processingQueue, data: { tenant_id: r.tenant_id, livemode: r.livemode, asset_id: r.id } }))),
+    sendInTransaction(trx, rows.map((r) => jobOf(network.processingJob, { tenant_id: r.tenant_id, livemode: r.livemode, asset_id: r.id }))),
   );
 }
 

@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import { classifyAddress } from '../../../../core/outbound/url-policy';
 import { ApiError } from '../../../../core/errors';
 import { randomToken } from '../../../../core/ids';
-import { QUEUE_NAMES } from '../../../../jobs/queue-names';
+import { defineJob } from '../../../../jobs/job-definition';
+import { z } from 'zod';
 import {
   VideoNetworkRejection,
   type AssetFromUrlInput,
@@ -29,8 +30,13 @@ import { SimulcastRelays } from './relays';
 const generateKeyPairAsync = promisify(generateKeyPair);
 
 export const MEDIA_PROVIDER = 'media';
-/** The queue that packages this network's assets (recordings, uploads, URLs) with ffmpeg. */
-export const MEDIA_PROCESSING_QUEUE = QUEUE_NAMES.mediaProcessAsset;
+/** Packages this network's assets (recordings, uploads, URLs) with ffmpeg; the payload names the asset. */
+export const mediaProcessAssetJobType = defineJob({
+  name: 'streams-media-process-asset',
+  version: 1,
+  payload: z.object({ tenant_id: z.string(), livemode: z.boolean(), asset_id: z.string() }),
+  retry: { limit: 2 },
+});
 
 export const newRef = (kind: 'li' | 'as' | 'up' | 'sc' | 'rc') => `m${kind}_${randomBytes(10).toString('hex')}`;
 
@@ -59,7 +65,7 @@ export interface MediaNetworkOptions {
  */
 export class MediaVideoNetwork implements VideoNetwork {
   readonly provider = MEDIA_PROVIDER;
-  readonly processingQueue = MEDIA_PROCESSING_QUEUE;
+  readonly processingJob = mediaProcessAssetJobType;
   readonly relays: SimulcastRelays;
   readonly localHls: MediaHls;
   /** nginx's client id of the encoder publishing each live input now. */

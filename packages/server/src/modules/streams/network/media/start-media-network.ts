@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { AppContext } from '../../../../core/context';
 import { streamsDeps } from '../../streams-deps';
+import { videoNetworksPart } from '../../streams-parts';
 import { findMediaBinaries } from './media-binaries';
 import { startHousekeeping } from './media-housekeeping';
 import { mediaLayout } from './media-layout';
@@ -117,8 +118,9 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
     log.error({ err: (err as Error).message }, 'media network off: nginx did not start (is the RTMP port taken?)');
     return undefined;
   }
-  ctx.videoNetworks.use(network);
-  ctx.videoNetworks.defaultLiveNetwork = MEDIA_PROVIDER;
+  const networks = videoNetworksPart.of(ctx);
+  networks.use(network);
+  networks.defaultLiveNetwork = MEDIA_PROVIDER;
   // Encoders of a previous run are gone: their streams move on as if they had left.
   await reconcilePublishers(deps, network, log);
   const housekeeping = startHousekeeping(ctx, network);
