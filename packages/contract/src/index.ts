@@ -16,4 +16,3 @@ export * from './platform/webhook-endpoints.schemas';
 export * from './platform/webhook-endpoints.contract';
 export * from './platform/event-log.contract';
 export * from './router';
-export * from './openapi';

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Express } from 'express';
-import { buildOpenApiDocument, ERROR_CATALOGUE } from '@svc/contract';
+import { ERROR_CATALOGUE } from '@svc/contract';
+import { buildOpenApiDocument } from '@svc/contract/openapi';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
