@@ -10,6 +10,8 @@ import express, { type Express } from 'express';
 const here = dirname(fileURLToPath(import.meta.url));
 // The built ES module of the browser SDK, as a page loads it.
 const sdkBrowser = fileURLToPath(import.meta.resolve('@svc/sdk-browser'));
+// hls.js's ES module build, for the live player page.
+const hlsJs = join(dirname(fileURLToPath(import.meta.resolve('hls.js'))), 'hls.mjs');
 
 export function playerServer(tenantServerUrl: string): Express {
   const app = express();
@@ -18,6 +20,12 @@ export function playerServer(tenantServerUrl: string): Express {
     res.type('html').send(page.replace('<head>', `<head>\n  <meta name="tenant-server" content="${tenantServerUrl}">`));
   });
   app.get('/player.js', (_req, res) => res.type('js').send(readFileSync(join(here, '../player/player.js'))));
+  app.get('/live', (_req, res) => {
+    const page = readFileSync(join(here, '../player/live.html'), 'utf8');
+    res.type('html').send(page.replace('<head>', `<head>\n  <meta name="tenant-server" content="${tenantServerUrl}">`));
+  });
+  app.get('/live-player.js', (_req, res) => res.type('js').send(readFileSync(join(here, '../player/live-player.js'))));
+  app.get('/hls.mjs', (_req, res) => res.type('js').send(readFileSync(hlsJs)));
   app.get('/sdk-browser.js', (_req, res) => res.type('js').send(readFileSync(sdkBrowser)));
   return app;
 }

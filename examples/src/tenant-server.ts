@@ -18,8 +18,11 @@ export interface TenantServerOptions {
 
 export interface TenantServer {
   app: Express;
-  /** Registers the webhook endpoint at `publicUrl/webhooks`, then creates the customer token key and the show. */
-  setUp: (publicUrl: string) => Promise<void>;
+  /**
+   * Registers the webhook endpoint at `publicUrl/webhooks` (unless `webhooks: false`: live mode takes only
+   * https endpoints), then creates the customer token key and the show.
+   */
+  setUp: (publicUrl: string, options?: { webhooks?: boolean }) => Promise<void>;
   received: WebhookEvent[];
 }
 
@@ -90,9 +93,11 @@ export function tenantServer(options: TenantServerOptions): TenantServer {
   return {
     app,
     received,
-    setUp: async (publicUrl) => {
-      const endpoint = await svc.webhookEndpoints.create({ url: `${publicUrl}/webhooks`, enabled_events: ['access.entitlement.*', 'streams.live_stream.*'] });
-      state.webhookSecret = endpoint.secret!;
+    setUp: async (publicUrl, { webhooks = true } = {}) => {
+      if (webhooks) {
+        const endpoint = await svc.webhookEndpoints.create({ url: `${publicUrl}/webhooks`, enabled_events: ['access.entitlement.*', 'streams.live_stream.*'] });
+        state.webhookSecret = endpoint.secret!;
+      }
       const key = await svc.access.customerTokenKeys.create({ name: 'tenant-server' });
       state.tokenKey = { id: key.id, secret: key.secret! };
       state.streamId = (await svc.streams.liveStreams.create({ metadata: { show: 'launch-night' } })).id;
@@ -108,7 +113,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   });
   const port = Number(process.env.PORT ?? 4100);
   server.app.listen(port, '127.0.0.1', async () => {
-    await server.setUp(`http://127.0.0.1:${port}`);
+    // Live mode takes only https webhook endpoints.
+    await server.setUp(`http://127.0.0.1:${port}`, { webhooks: !env('SVC_API_KEY').startsWith('sk_live_') });
     process.stdout.write(`Tenant server on http://127.0.0.1:${port} (the player example points here)\n`);
   });
 }

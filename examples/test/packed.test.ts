@@ -45,7 +45,7 @@ async function startExample(script: string, env: Record<string, string>): Promis
 
 beforeAll(async () => {
   const { version: expressVersion } = JSON.parse(readFileSync(join(examples, 'node_modules/express/package.json'), 'utf8')) as { version: string };
-  dir = installPacked('examples', await packPackages(), { express: expressVersion, tsx: '^4.20.0' });
+  dir = installPacked('examples', await packPackages(), { express: expressVersion, tsx: '^4.20.0', 'hls.js': '1.7.4' });
   cpSync(join(examples, 'src'), join(dir, 'src'), { recursive: true });
   cpSync(join(examples, 'player'), join(dir, 'player'), { recursive: true });
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;

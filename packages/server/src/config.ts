@@ -27,6 +27,21 @@ const ConfigSchema = z.object({
   SVC_SIMULATED_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 * 1024),
   /** The short wait after a moment's clip window closes before the clip is cut. */
   SVC_CLIP_SETTLE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+  /** The service's own media network (nginx-rtmp and ffmpeg): `auto` runs it when the binaries are present. */
+  SVC_MEDIA_NETWORK: z.enum(['auto', 'off']).default('auto'),
+  /** RTMP ingest port; `0` picks a free one (tests). */
+  SVC_MEDIA_RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
+  /** Where live HLS, recordings, uploads and packaged assets are written; default `<SVC_DATA_DIR>/media`. */
+  SVC_MEDIA_DIR: z.string().optional(),
+  /** The RTMP address shown to encoders (`ingest.rtmp_url`), e.g. behind a proxy; its path must be `/live`. */
+  SVC_MEDIA_PUBLIC_RTMP_URL: z
+    .url({ protocol: /^rtmps?$/, error: 'SVC_MEDIA_PUBLIC_RTMP_URL must be an rtmp:// or rtmps:// URL' })
+    .refine((v) => new URL(v).pathname.replace(/\/$/, '') === '/live', 'SVC_MEDIA_PUBLIC_RTMP_URL must end with the path /live')
+    .optional(),
+  /** Bound on the disk the media network may use; the oldest packaged files past it are reported, live segments trimmed. */
+  SVC_MEDIA_MAX_DISK_MB: z.coerce.number().int().min(64).default(20_480),
+  /** How many seconds of a live broadcast stay in the playlist and on disk (the DVR window). */
+  SVC_MEDIA_DVR_WINDOW_SECONDS: z.coerce.number().int().min(10).max(21_600).default(60),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };

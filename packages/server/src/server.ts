@@ -55,7 +55,7 @@ export async function startServer(
   for (const m of ctx.modules) for (const job of m.jobs?.(ctx) ?? []) jobs.register(job);
   for (const w of workers) for (const job of w.jobs ?? []) jobs.register(job);
   await jobs.start();
-  for (const w of workers) w.start();
+  for (const w of workers) await w.start({ url });
   const app = createApp(ctx);
   server.off('request', notReady);
   server.on('request', app);

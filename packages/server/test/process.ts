@@ -15,7 +15,7 @@ export interface ServerProcess {
 export function runServerProcess(env: Record<string, string>, entry = 'src/main.ts', args: string[] = []): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: SERVER_DIR,
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', SVC_MEDIA_NETWORK: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

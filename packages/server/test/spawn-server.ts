@@ -46,6 +46,8 @@ export async function startServer(): Promise<RunningServer> {
       SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
       SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-sdk-')),
+      // The media network (when installed) runs with its own nginx on a free port, its files in the temp data directory.
+      SVC_MEDIA_RTMP_PORT: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,9 +18,9 @@ export const RateLimitsSchema = z
 export const TenantVideoSchema = z
   .object({
     live_network: z
-      .enum(['simulated'])
+      .enum(['simulated', 'media'])
       .nullable()
-      .describe('Video network for the tenant\'s live-mode streams and assets; `null` (the default) refuses live-mode Streams with `409 video_network_not_configured`. Test mode always uses `simulated`.'),
+      .describe('Video network for the tenant\'s live-mode streams and assets; `null` (the default) refuses live-mode Streams with `409 video_network_not_configured` unless the server runs its own media network (`media`: nginx-rtmp and ffmpeg), which is then the default. Test mode always uses `simulated`.'),
     dedicated_environment: z
       .boolean()
       .describe('The tenant has its own video environment, so it may create playback signing keys (else `409 dedicated_environment_required`).'),

@@ -8,6 +8,7 @@ import * as accessOpenSession from './migrations/2026_11_22_006_access_open_sess
 import * as accessOpenSessionsAsDecided from './migrations/2026_11_23_01_access_open_sessions_as_decided';
 import * as identity from './migrations/2026_11_23_20_identity';
 import * as providerConfigs from './migrations/2026_11_23_30_provider_configs';
+import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_01_access_open_sessions_as_decided': accessOpenSessionsAsDecided,
   '2026_11_23_20_identity': identity,
   '2026_11_23_30_provider_configs': providerConfigs,
+  '2026_11_23_40_media_network': mediaNetwork,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,12 +8,12 @@ import type { JobDefinition } from '../../jobs/queue';
 /** The handlers of contract groups a module serves, each made with ts-rest's `s.router(contract.<group>, …)`. */
 export type ModuleRouters = { [G in keyof Contract]?: object };
 
-/** Long-running work a module keeps beside the job queue (the webhook retry scheduler). */
+/** Long-running work a module keeps beside the job queue (the webhook retry scheduler, the media network's nginx). */
 export interface ModuleWorker {
   /** Its jobs, registered with the module's other jobs. */
   jobs?: readonly JobDefinition<any>[];
-  /** After the job queue started. */
-  start(): void;
+  /** After the job queue started; `url` is where this process listens (for callbacks of its own child processes). */
+  start(server: { url: string }): void | Promise<void>;
   /** After requests drained, before the job queue stops. */
   stop(): Promise<void>;
   /** After the job queue stopped: release kept connections. */

@@ -9,6 +9,9 @@ import { videoNetworksPart } from './streams-parts';
 import { streamsRouter } from './streams.router';
 import { mountUploadReceiver } from './uploads/upload-receiver';
 import { mountProviderWebhooks } from './provider-webhooks/provider-webhooks.receiver';
+import { mountMediaHooks } from './network/media/media-hooks.router';
+import { mediaProcessingJob } from './network/media/media-processing.job';
+import { startMediaNetwork, type RunningMediaNetwork } from './network/media/start-media-network';
 
 /** Streams: live streams, assets, uploads, clips, moments, playback ids and signing keys, over a video network. */
 export const streamsModule: ModuleDefinition = {
@@ -20,8 +23,23 @@ export const streamsModule: ModuleDefinition = {
     mountUploadReceiver(app, ctx, middleware);
     // Provider webhooks are signed over their raw bytes.
     mountProviderWebhooks(app, ctx, middleware);
+    // nginx's callbacks of the media network: form bodies, a secret in the URL, no API key.
+    mountMediaHooks(app, ctx);
   },
-  jobs: (ctx) => [...streamsMediaJobs(ctx), reconnectWindowJob(streamsDeps(ctx))],
+  jobs: (ctx) => [...streamsMediaJobs(ctx), reconnectWindowJob(streamsDeps(ctx)), mediaProcessingJob(ctx)],
+  // The server's own media network (nginx-rtmp supervised, ffmpeg), when it is enabled and installed.
+  worker: (ctx) => {
+    let media: RunningMediaNetwork | undefined;
+    return {
+      // nginx calls back to this process's own address, known once it listens.
+      start: async ({ url }) => {
+        media = await startMediaNetwork(ctx, url);
+      },
+      stop: async () => {
+        await media?.stop();
+      },
+    };
+  },
 };
 
 // What Streams offers other modules (Access makes playback links with it).

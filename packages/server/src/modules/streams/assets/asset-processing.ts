@@ -66,6 +66,10 @@ export async function afterNetworkCreated(
   if (created.status === 'ready') {
     return finishProcessing(trx, scope, row, { event: 'ready', duration: created.duration ?? SIMULATED_DEFAULT_DURATION_S });
   }
+  if (network.processingJob) {
+    const data: FinishSimulatedAssetJob = { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id };
+    await sendInTransaction(trx, [jobOf(network.processingJob, data)]);
+  }
   if (network.simulatesProcessing) {
     const data: FinishSimulatedAssetJob = { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id };
     await sendInTransaction(trx, [jobOf(finishSimulatedAssetJobType, data, deps.config.SVC_SIMULATED_ASSET_DELAY_MS / 1000)]);

@@ -5,6 +5,7 @@ import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { VideoNetworks } from '../network/video-networks';
 import { addPlaybackId } from '../playback-ids/playback-ids.service';
+import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { finishProcessing } from './asset-processing';
 import * as repo from './assets.repository';
 import { emitAssetEvent, type AssetRow } from './assets.serializer';
@@ -63,6 +64,9 @@ export async function endRecording(
     duration,
     provider_asset_id: recording?.providerRef ?? open.provider_asset_id,
   });
+  if (recording?.status === 'preparing' && network.processingJob) {
+    await sendInTransaction(trx, [jobOf(network.processingJob, { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id })]);
+  }
   if (recording?.status === 'ready' && row.status === 'preparing') {
     await finishProcessing(trx, scope, row, { event: 'ready', duration });
     row = (await repo.findAsset(trx, scope, row.id))!;

@@ -15,7 +15,7 @@ import * as repo from './live-streams.repository';
 import { serializeSimulcastTarget } from './live-streams.serializer';
 
 /** The target's own stream key, sealed and bound to the target. */
-const targetKeyContext = (targetId: string) => `${targetId}:stream_key`;
+export const targetKeyContext = (targetId: string) => `${targetId}:stream_key`;
 
 /**
  * Asks the network to add the target and stores it whatever the answer: a rejected target is kept with

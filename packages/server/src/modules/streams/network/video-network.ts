@@ -1,3 +1,4 @@
+import type { JobType } from '../../../jobs/job-definition';
 /**
  * The one interface Streams uses to talk to a video network. The service stores everything the API shows
  * (status, settings, encrypted keys); a network holds the media. `simulated` is the only network so far:
@@ -103,6 +104,14 @@ export interface PlaybackUrlInput {
   token: string | null;
 }
 
+/** HLS a network wrote to this server's disk, which the playback routes serve (the media network). */
+export interface LocalHls {
+  /** The media playlist, segment URIs as `<n>.ts`; `null` when nothing was written yet. */
+  playlist(kind: 'live' | 'vod', providerRef: string): Promise<string | null>;
+  /** Segment `n`, or `null` when it is gone (outside the DVR window) or never was. */
+  segment(kind: 'live' | 'vod', providerRef: string, n: number): Promise<Buffer | null>;
+}
+
 export class VideoNetworkRejection extends Error {
   constructor(
     message: string,
@@ -130,6 +139,14 @@ export interface VideoNetwork {
    * asset after `SVC_SIMULATED_ASSET_DELAY_MS` (a real network sends a webhook instead).
    */
   readonly simulatesProcessing?: boolean;
+  /**
+   * A network that prepares assets on this server (the media network): the job sent in the transaction that
+   * leaves an asset `preparing` with something to prepare ({tenant_id, livemode, asset_id}).
+   */
+  readonly processingJob?: JobType<{ tenant_id: string; livemode: boolean; asset_id: string }>;
+
+  /** Set by networks whose HLS this server serves from its own disk. */
+  readonly localHls?: LocalHls;
 
   // Live inputs
   createLiveInput(settings: LiveInputSettings): Promise<CreatedLiveInput>;
@@ -154,6 +171,8 @@ export interface VideoNetwork {
   deleteAsset(providerRef: string): Promise<void>;
   /** A one-time URL the browser `PUT`s the file to. Secret: never in events or logs. */
   createUploadUrl(input: UploadUrlInput): Promise<{ providerRef: string; url: string }>;
+  /** A network that keeps uploaded files on this server: where the file `PUT` to an upload is written. */
+  uploadPath?(providerUploadId: string): string;
   createClip(input: ClipInput): Promise<CreatedNetworkAsset>;
 
   // Recordings

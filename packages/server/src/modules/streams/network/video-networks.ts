@@ -17,6 +17,8 @@ export class VideoNetworks {
   private readonly networks = new Map<string, VideoNetwork>();
   /** Tenants' own video accounts (provider configurations), when the server has a database to find them in. */
   accounts: AccountNetworks | null = null;
+  /** Live mode's network for tenants whose operator chose none (the server's own media network, when it runs). */
+  defaultLiveNetwork: string | undefined;
 
   constructor(networks: VideoNetwork[]) {
     for (const n of networks) this.use(n);
@@ -60,7 +62,7 @@ export class VideoNetworks {
       .select('video_live_network')
       .where('id', '=', scope.tenantId)
       .executeTakeFirst();
-    const name = tenant?.video_live_network;
+    const name = tenant?.video_live_network ?? this.defaultLiveNetwork;
     if (!name || !this.networks.has(name)) {
       throw ApiError.of('video_network_not_configured', {
         message: 'Live mode has no video network for this tenant yet; the operator sets `video.live_network` on the tenant.',

@@ -2,6 +2,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { mediaDeps } from '../assets/media-deps';
+import { storeUpload } from '../network/media/upload-store';
 import { originAllowed, receiveUpload, uploadForToken } from './uploads.service';
 
 /** Where the simulated network's one-time upload URLs point (`?token=` carries the secret, kept out of logs). */
@@ -68,7 +69,8 @@ export function mountUploadReceiver(app: Express, ctx: AppContext, before: Reque
         res.setHeader('Connection', 'close');
         throw ApiError.of('body_too_large', { message: `The file is larger than this upload takes (${maxBytes} bytes).` });
       }
-      const received = await drain(req, maxBytes);
+      const sink = deps.networks.byProvider(row.provider).uploadPath?.(row.provider_upload_id!);
+      const received = sink ? await storeUpload(req, sink, maxBytes) : await drain(req, maxBytes);
       if (received === 0) throw ApiError.of('invalid_request', { message: 'The request carried no file.', param: 'body' });
       const upload = await receiveUpload(deps, row, received);
       res.status(200).json({ data: { id: upload.id, status: upload.status, asset: upload.asset, received_bytes: received } });

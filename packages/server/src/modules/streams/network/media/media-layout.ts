@@ -1,0 +1,36 @@
+import { join, resolve } from 'node:path';
+
+/** Where the media network keeps its files under `SVC_MEDIA_DIR`. nginx writes `live` and `recordings`. */
+export interface MediaLayout {
+  root: string;
+  /** nginx's prefix: its configuration, pid file, control socket and temp files. */
+  nginx: string;
+  /** Live HLS written by nginx-rtmp, one directory per live input (`<ref>/index.m3u8`, `<n>.ts`). */
+  live: string;
+  /** FLV recordings written by nginx-rtmp, `<ref>-<unix seconds>.flv`, one per publish. */
+  recordings: string;
+  /** Files `PUT` to one-time upload URLs, by upload ref. */
+  uploads: string;
+  /** Packaged on-demand HLS, one directory per asset ref. */
+  assets: string;
+  /** Scratch space for ffmpeg (downloads, concat lists). */
+  work: string;
+}
+
+export function mediaLayout(dir: string): MediaLayout {
+  const root = resolve(dir);
+  return {
+    root,
+    nginx: join(root, 'nginx'),
+    live: join(root, 'live'),
+    recordings: join(root, 'recordings'),
+    uploads: join(root, 'uploads'),
+    assets: join(root, 'assets'),
+    work: join(root, 'work'),
+  };
+}
+
+/** The nginx application encoders publish to (`rtmp://host:port/live/<stream key>`). */
+export const INGEST_APP = 'live';
+/** The loopback-only application the ingest is relayed into under the live input's ref; HLS and recording happen here. */
+export const MEDIA_APP = 'media';
