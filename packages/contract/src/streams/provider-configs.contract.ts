@@ -57,12 +57,18 @@ export const ProviderConfigSchema = z
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
 /**
- * Which network new live-mode objects use. `standard` is the network the service runs for the tenant; an
- * `mpc_` id is the tenant's own video account. More network names may be added.
+ * Which network new live-mode objects use. `standard` is the network the service runs for the tenant; `media`
+ * is the server's own media network, by name; an `mpc_` id is the tenant's own video account. More network
+ * names may be added.
  */
 export const LiveNetworkSchema = z
-  .union([z.enum(['standard']), z.string().regex(/^mpc_[0-9a-z]{26}$/, 'Must be `standard` or a provider configuration id (`mpc_…`).')])
-  .describe('`standard`, or the id (`mpc_…`) of a provider configuration of this environment.');
+  .union([
+    z.enum(['standard', 'media']),
+    z.string().regex(/^mpc_[0-9a-z]{26}$/, 'Must be `standard`, `media` or a provider configuration id (`mpc_…`).'),
+  ])
+  .describe(
+    '`standard`; `media`, the server\'s own media network (live mode only, while the server runs it, else `409 video_network_not_configured`); or the id (`mpc_…`) of a provider configuration of this environment.',
+  );
 
 export const StreamSettingsSchema = z
   .object({

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { configBody, FakeVideoAccount, useFakeAccountApi } from './account-fixtures';
 import { busyTenant, client, expectError, expectStatus, type Keys } from './media-fixtures';
+import { setVideo } from './live-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams/streams-parts';
 
 const t = useTestServer();
 const fake = new FakeVideoAccount();
@@ -134,5 +136,20 @@ describe('/v1/streams/settings', () => {
     expectError(await api.delete(`/v1/streams/provider_configs/${config.id}`), 409, 'provider_config_in_use');
     expectStatus(await api.delete(`/v1/streams/live_streams/${stream.id}`), 200);
     expectStatus(await api.delete(`/v1/streams/provider_configs/${config.id}`), 200);
+  });
+
+  it('refuses `media` with 409 while this server does not run the media network, and in test mode', async () => {
+    expect(videoNetworksPart.of(t.ctx).names).not.toContain('media');
+    const { keys: own, tenant } = await busyTenant(t, 'No Media Co');
+    expectError(await client(t, own.live.secret).patch('/v1/streams/settings', { live_network: 'media' }), 409, 'video_network_not_configured', { param: 'live_network' });
+    expectError(await client(t, own.test.secret).patch('/v1/streams/settings', { live_network: 'media' }), 422, 'validation_failed', { param: 'live_network' });
+    expect(expectStatus(await client(t, own.live.secret).get('/v1/streams/settings'), 200).data).toMatchObject({ live_network: 'standard', updated_at: null });
+    // `standard` still takes the operator's choice.
+    await setVideo(t, tenant.id, { live_network: 'simulated' });
+    expect(expectStatus(await client(t, own.live.secret).post('/v1/streams/live_streams', {}), 201).data.provider).toBe('simulated');
+
+    // Chosen while the network ran (as on a server since started without it): refused, not moved elsewhere.
+    await t.ctx.db.insertInto('stream_settings').values({ tenant_id: tenant.id, livemode: true, live_network: 'media', provider_config_id: null, updated_at: new Date() }).execute();
+    expectError(await client(t, own.live.secret).post('/v1/streams/live_streams', {}), 409, 'video_network_not_configured');
   });
 });

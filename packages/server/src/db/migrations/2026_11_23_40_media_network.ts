@@ -5,7 +5,8 @@ import { type Kysely, sql } from 'kysely';
  * index finds the stream at each `on_publish`. Preparing media-network assets are found again after a crash.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('live_streams_provider_ref').on('live_streams').columns(['provider', 'provider_ref']).execute();
+  // The provider configurations' migration (30) makes the same index; it stays theirs to drop.
+  await db.schema.createIndex('live_streams_provider_ref').ifNotExists().on('live_streams').columns(['provider', 'provider_ref']).execute();
   await db.schema
     .createIndex('assets_preparing_provider')
     .on('assets')
@@ -16,5 +17,4 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('assets_preparing_provider').execute();
-  await db.schema.dropIndex('live_streams_provider_ref').execute();
 }

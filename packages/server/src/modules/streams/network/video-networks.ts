@@ -3,6 +3,7 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import type { SecretBox } from '../../../core/secret-box';
 import { AccountNetworks } from './external/account-networks';
+import { MEDIA_PROVIDER } from './media/media-network';
 import { SimulatedVideoNetwork } from './simulated-network';
 import { VideoNetworkRejection, VideoNetworkStorageExhausted, type VideoNetwork } from './video-network';
 
@@ -51,12 +52,28 @@ export class VideoNetworks {
 
   /**
    * The network for a new object: test mode always uses the simulated network; live mode uses the one the
-   * operator chose for the tenant (`video.live_network`), and refuses clearly when there is none.
+   * environment's settings chose (a video account, or `media`), else the one the operator chose for the tenant
+   * (`video.live_network`), else the default, and refuses clearly when there is none.
    */
   async forNewObject(db: Executor, scope: Scope): Promise<VideoNetwork> {
     if (!scope.livemode) return this.byProvider(TEST_MODE_NETWORK);
     const own = await this.accounts?.forScope(db, scope);
     if (own) return own;
+    const settings = await db
+      .selectFrom('stream_settings')
+      .select('live_network')
+      .where('tenant_id', '=', scope.tenantId)
+      .where('livemode', '=', scope.livemode)
+      .executeTakeFirst();
+    if (settings?.live_network === MEDIA_PROVIDER) {
+      // Chosen while the media network ran; a server started without it refuses rather than use another network.
+      if (!this.networks.has(MEDIA_PROVIDER)) {
+        throw ApiError.of('video_network_not_configured', {
+          message: 'The stream settings chose `media`, the media network, which this server does not run now.',
+        });
+      }
+      return this.byProvider(MEDIA_PROVIDER);
+    }
     const tenant = await db
       .selectFrom('tenants')
       .select('video_live_network')

@@ -3,6 +3,7 @@ import type { Executor } from '../../../db/database';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
+import { MEDIA_PROVIDER } from '../network/media/media-network';
 import type { ProviderConfigDeps } from '../provider-configs/provider-configs.service';
 import { findProviderConfig } from '../provider-configs/provider-configs.repository';
 
@@ -27,11 +28,12 @@ async function readSettings(db: Executor, scope: Scope): Promise<StreamSettings>
 export const retrieveStreamSettings = (deps: Pick<ProviderConfigDeps, 'db'>, scope: Scope) => readSettings(deps.db, scope);
 
 /**
- * Chooses the network of new live-mode objects: `standard` or a provider configuration of the same
- * environment (locked, so a concurrent delete cannot leave the settings pointing nowhere).
+ * Chooses the network of new live-mode objects: `standard`, `media` (the server's own media network, while it
+ * runs) or a provider configuration of the same environment (locked, so a concurrent delete cannot leave the
+ * settings pointing nowhere).
  */
 export async function updateStreamSettings(
-  deps: Pick<ProviderConfigDeps, 'db' | 'now'>,
+  deps: Pick<ProviderConfigDeps, 'db' | 'now' | 'videoNetworks'>,
   scope: Scope,
   input: { live_network: string },
 ): Promise<StreamSettings> {
@@ -43,9 +45,15 @@ export async function updateStreamSettings(
       details: { live_network: ['Test mode takes `standard` only.'] },
     });
   }
+  if (network === MEDIA_PROVIDER && !deps.videoNetworks.names.includes(MEDIA_PROVIDER)) {
+    throw ApiError.of('video_network_not_configured', {
+      message: 'This server does not run the media network: `live_network: media` is not available.',
+      param: 'live_network',
+    });
+  }
   return deps.db.transaction().execute(async (trx) => {
     let configId: string | null = null;
-    if (network !== STANDARD) {
+    if (network !== STANDARD && network !== MEDIA_PROVIDER) {
       const config = isIdOf('provider_configuration', network) ? await findProviderConfig(trx, scope, network, { forUpdate: true }) : undefined;
       if (!config) throw ApiError.of('resource_not_found', { message: `No such provider configuration: '${network}'.`, param: 'live_network' });
       configId = config.id;
