@@ -1,12 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The media network's nginx callbacks name a live input by its ref only (`provider_ref`), across tenants: an
- * index finds the stream at each `on_publish`. Preparing media-network assets are found again after a crash.
+ * Preparing media-network assets are found again after a crash. (The nginx callbacks find a live input by
+ * `provider_ref` through `live_streams_provider_ref`, which the provider-configurations migration makes.)
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  // The provider configurations' migration (30) makes the same index; it stays theirs to drop.
-  await db.schema.createIndex('live_streams_provider_ref').ifNotExists().on('live_streams').columns(['provider', 'provider_ref']).execute();
   await db.schema
     .createIndex('assets_preparing_provider')
     .on('assets')
