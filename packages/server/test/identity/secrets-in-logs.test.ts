@@ -33,6 +33,8 @@ describe('identity secrets', () => {
     await http().post(`/auth/v1/magic_link/verify?token=${linkToken}`);
 
     const clientSecret = 'oidc-client-secret-that-must-stay-hidden';
+    // The issuer must resolve to a public address (oidc-outbound.test.ts).
+    t.ctx.resolveHost = async () => [{ address: '93.184.216.34', family: 4 }];
     const provider = expectOk(
       await http().put('/v1/identity/providers/acme').set(bearer(tenant.keys.test.secret)).send({ issuer: 'https://id.example.test', client_id: 'svc', client_secret: clientSecret }),
     ).data;

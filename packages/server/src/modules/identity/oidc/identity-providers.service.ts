@@ -4,6 +4,7 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import type { Selectable } from 'kysely';
 import type { IdentityProvidersTable } from '../../../db/identity.schema';
+import { checkIssuer } from './oidc-outbound';
 
 type ProviderRow = Selectable<IdentityProvidersTable>;
 const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
@@ -20,17 +21,9 @@ const serialize = (row: ProviderRow) => ({
   updated_at: new Date(row.updated_at).toISOString(),
 });
 
-/** An http issuer only on loopback in test mode (a provider run for tests); otherwise https. */
-function checkIssuer(scope: Scope, issuer: string): void {
-  const url = new URL(issuer);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && loopback && !scope.livemode)) return;
-  throw ApiError.of('validation_failed', { message: 'The issuer must be an https URL.', param: 'issuer', details: { issuer: ['must be https'] } });
-}
-
 /** Creates or replaces a provider; the client secret is sealed (bound to the tenant, environment and name). */
 export async function putProvider(ctx: AppContext, scope: Scope, name: string, input: { issuer: string; client_id: string; client_secret: string; scopes?: string[] }) {
-  checkIssuer(scope, input.issuer);
+  await checkIssuer(ctx, scope, input.issuer);
   const scopes = input.scopes?.length ? [...new Set(['openid', ...input.scopes])] : DEFAULT_SCOPES;
   const sealed = ctx.secrets.encrypt(input.client_secret, sealContext(scope, name));
   const { rows } = await sql<ProviderRow>`

@@ -8,6 +8,7 @@ import { isAllowedRedirect, redirectUrls } from '../settings/identity-settings.s
 import { destinationOf, type Destination } from '../sign-in/destination';
 import { signIn } from '../sign-in/otp.service';
 import { loadProvider } from './identity-providers.service';
+import { discoverProvider, providerRefused } from './oidc-outbound';
 
 const LOGIN_TTL_MS = 10 * 60_000;
 const nowOf = (ctx: AppContext) => (ctx.clock ? ctx.clock() : new Date());
@@ -15,21 +16,12 @@ const hashState = (state: string) => createHash('sha256').update(state).digest('
 const verifierContext = (stateHash: string) => `${stateHash}:oidc_code_verifier`;
 const refuse = (reason: string, message: string) => ApiError.of('oidc_login_invalid', { message, details: { reason } });
 
-async function configOf(provider: Awaited<ReturnType<typeof loadProvider>>): Promise<client.Configuration> {
-  const insecure = new URL(provider.issuer).protocol === 'http:';
-  try {
-    return await client.discovery(new URL(provider.issuer), provider.client_id, provider.clientSecret, undefined, insecure ? { execute: [client.allowInsecureRequests] } : undefined);
-  } catch {
-    throw ApiError.of('provider_unavailable', { message: 'The identity provider\'s discovery document could not be read.' });
-  }
-}
-
 export const callbackUrl = (ctx: AppContext) => `${ctx.config.baseUrl}/auth/v1/callback`;
 
 /** The provider's authorization URL, with PKCE (S256), `state` and `nonce` kept (the verifier sealed) for the callback. */
 export async function startLogin(ctx: AppContext, scope: Scope, providerName: string, redirectTo: string | null): Promise<string> {
   const provider = await loadProvider(ctx, scope, providerName);
-  const config = await configOf(provider);
+  const { config } = await discoverProvider(ctx, scope, provider);
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -90,7 +82,7 @@ export async function finishLogin(ctx: AppContext, currentUrl: URL): Promise<{ s
   if (currentUrl.searchParams.has('error')) throw refuse('provider_error', `The provider answered ${currentUrl.searchParams.get('error')}.`);
   const scope = { tenantId: login.tenant_id, livemode: login.livemode };
   const provider = await loadProvider(ctx, scope, login.provider);
-  const config = await configOf(provider);
+  const { config, refused } = await discoverProvider(ctx, scope, provider);
   let claims: Record<string, unknown>;
   try {
     const tokens = await client.authorizationCodeGrant(config, currentUrl, {
@@ -105,6 +97,9 @@ export async function finishLogin(ctx: AppContext, currentUrl: URL): Promise<{ s
       claims = { ...claims, ...(await client.fetchUserInfo(config, tokens.access_token, String(claims.sub))) };
     }
   } catch {
+    // The token, JWKS or UserInfo endpoint named by the discovery document is refused like the issuer.
+    const refusal = refused();
+    if (refusal) throw providerRefused(refusal);
     throw refuse('provider_checks_failed', 'The provider\'s answer did not pass the checks (code, PKCE, ID token or nonce).');
   }
   const destination = destinationFromClaims(claims);
