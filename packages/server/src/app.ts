@@ -5,6 +5,7 @@ import { contract } from '@svc/contract';
 import type { AppContext } from './core/context';
 import { authenticate } from './core/auth/authenticate';
 import { errorHandler } from './core/error-handler';
+import { expandGuard } from './core/expand-guard';
 import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
 import { inputGuard } from './core/input-guard';
@@ -68,7 +69,7 @@ export function createApp(ctx: AppContext): Express {
     jsonQuery: false,
     responseValidation: false,
     // After authentication (an anonymous bad request is a 401), before anything walks or stores the input.
-    globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), idempotency(ctx)],
+    globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), expandGuard(), idempotency(ctx)],
     requestValidationErrorHandler: (err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err),
   };
   // Express tries routes in the order they were added, so Access (heartbeats, session opens, checks: the
