@@ -23,6 +23,11 @@ const ConfigSchema = z.object({
   SVC_SIMULATED_ASSET_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(3_000),
   /** Test mode: the largest file a simulated one-time upload URL takes. */
   SVC_SIMULATED_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 * 1024),
+  /**
+   * Test-mode webhook endpoints on loopback addresses: `allow` (the default, for a developer's own machine; the
+   * attempt log keeps only status and latency) or `deny` (shared hosts, where loopback services belong to others).
+   */
+  SVC_WEBHOOKS_PRIVATE_IN_TEST: z.enum(['allow', 'deny']).default('allow'),
   /** The short wait after a moment's clip window closes before the clip is cut. */
   SVC_CLIP_SETTLE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
 });

@@ -61,7 +61,7 @@ export async function startServer(
   for (const job of streamsMediaJobs(ctx)) jobs.register(job);
   jobs.register(reconnectWindowJob(streamsDeps(ctx)));
   for (const job of accessJobs(accessDeps(ctx))) jobs.register(job);
-  const webhooks = new WebhookWorker({ db, secrets: ctx.secrets, log, clock: ctx.clock, resolveHost: ctx.resolveHost });
+  const webhooks = new WebhookWorker({ db, secrets: ctx.secrets, log, clock: ctx.clock, resolveHost: ctx.resolveHost, privateInTest: config.SVC_WEBHOOKS_PRIVATE_IN_TEST });
   webhooks.register(jobs);
   jobs.register(purgeEventsJob(db));
   await jobs.start();

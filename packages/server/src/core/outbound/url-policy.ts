@@ -80,10 +80,15 @@ export function checkUrlShape(url: URL, livemode: boolean): void {
 
 /**
  * The addresses a request to `url` may connect to. Every address the host resolves to must be public
- * (loopback too in test mode): one bad address refuses the URL, so a name cannot mix a public and a
+ * (loopback too in test mode, unless the operator denies it): one bad address refuses the URL, so a name cannot mix a public and a
  * private answer. Callers connect to a returned address, never resolving again.
  */
-export async function permittedAddresses(url: URL, livemode: boolean, resolve: HostResolver): Promise<ResolvedAddress[]> {
+export async function permittedAddresses(
+  url: URL,
+  livemode: boolean,
+  resolve: HostResolver,
+  privateInTest: 'allow' | 'deny' = 'allow',
+): Promise<ResolvedAddress[]> {
   checkUrlShape(url, livemode);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: ResolvedAddress[];
@@ -98,9 +103,14 @@ export async function permittedAddresses(url: URL, livemode: boolean, resolve: H
   }
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
-    if (kind === 'public' || (kind === 'loopback' && !livemode)) continue;
+    if (kind === 'public' || (kind === 'loopback' && !livemode && privateInTest === 'allow')) continue;
     throw kind === 'loopback'
-      ? new UrlRefused('loopback_address', `${host} resolves to the loopback address ${address}; only test-mode endpoints may use it.`)
+      ? new UrlRefused(
+          'loopback_address',
+          livemode
+            ? `${host} resolves to the loopback address ${address}; only test-mode endpoints may use it.`
+            : `${host} resolves to the loopback address ${address}, which this server does not allow (SVC_WEBHOOKS_PRIVATE_IN_TEST=deny).`,
+        )
       : new UrlRefused('private_address', `${host} resolves to ${address}, which is not a public address.`);
   }
   return addresses;

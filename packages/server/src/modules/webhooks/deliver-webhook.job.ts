@@ -24,7 +24,7 @@ async function attempt(deps: WebhookWorkerDeps, d: DeliveryForAttempt): Promise<
   const url = new URL(d.url);
   let address;
   try {
-    [address] = await permittedAddresses(url, d.livemode, deps.resolveHost);
+    [address] = await permittedAddresses(url, d.livemode, deps.resolveHost, deps.privateInTest);
   } catch (err) {
     if (!(err instanceof UrlRefused)) throw err;
     return { statusCode: null, latencyMs: 0, responseBody: null, error: `url_not_allowed: ${err.message}` };
@@ -38,7 +38,8 @@ async function attempt(deps: WebhookWorkerDeps, d: DeliveryForAttempt): Promise<
   });
   const result = await postWebhook(url, deps.agents.for(url, address!), headers, d.envelope, deps.timeoutMs);
   const redirected = result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400;
-  return redirected ? { ...result, error: 'redirect_not_followed' } : result;
+  const logged = deps.logsBodyFrom(address!.address) ? result : { ...result, responseBody: null };
+  return redirected ? { ...logged, error: 'redirect_not_followed' } : logged;
 }
 
 /** The deliveries that got one of their endpoint's slots, in one transaction whatever the endpoints. */
