@@ -116,6 +116,7 @@ describe('customer token verification', () => {
     ['invalid_claims', 'empty sub', async () => signToken(t, setup.key, { sub: '' })],
     ['invalid_claims', 'sub of 256 characters', async () => signToken(t, setup.key, { sub: 'x'.repeat(256) })],
     ['invalid_claims', 'numeric sub', async () => signToken(t, setup.key, { sub: 42 })],
+    ['invalid_claims', 'sub with a lone surrogate', async () => signToken(t, setup.key, { sub: 'viewer-\ud800' })],
     ['invalid_claims', 'no iat', async () => signToken(t, setup.key, { iat: null })],
     ['invalid_claims', 'no exp', async () => signToken(t, setup.key, { exp: null })],
     ['invalid_claims', 'lifetime over 15 minutes', async () => signToken(t, setup.key, { iat: nowS() - 300, exp: nowS() + 601 })],

@@ -1,5 +1,5 @@
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { ACCESS_LIMITS } from '@svc/contract';
+import { ACCESS_LIMITS, isWellFormedText } from '@svc/contract';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { isIdOf } from '../ids';
@@ -65,9 +65,9 @@ function reasonOf(err: unknown): [CustomerTokenFailure, string] {
 /** The rules jose leaves to us: `aud` exactly ours, `exp` after `iat`, `sub` length, `iat` not ahead, lifetime and horizon at most 15 minutes, `ctry`. */
 function checkClaims(payload: JWTPayload, nowSeconds: number): { customer: string; country: string | null } {
   const { sub, iat, exp } = payload;
-  // U+0000 cannot be stored as text, and `sub` becomes the customer of sessions and entitlement lookups.
-  if (typeof sub !== 'string' || sub.length === 0 || sub.length > subMaxLength || sub.includes('\0')) {
-    throw refuseCustomerToken('invalid_claims', `The customer token's \`sub\` must be 1 to ${subMaxLength} characters, without U+0000.`);
+  // U+0000 and lone surrogates cannot be stored as text, and `sub` becomes the customer of sessions and entitlement lookups.
+  if (typeof sub !== 'string' || sub.length === 0 || sub.length > subMaxLength || sub.includes('\0') || !isWellFormedText(sub)) {
+    throw refuseCustomerToken('invalid_claims', `The customer token's \`sub\` must be 1 to ${subMaxLength} characters of well-formed text, without U+0000.`);
   }
   if (typeof iat !== 'number' || typeof exp !== 'number') {
     throw refuseCustomerToken('invalid_claims', 'The customer token needs numeric `iat` and `exp`.');
