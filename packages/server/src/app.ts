@@ -9,6 +9,7 @@ import { expandGuard } from './core/expand-guard';
 import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
 import { inputGuard } from './core/input-guard';
+import { jsonBody } from './core/json-body';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { requestContext } from './core/request-context';
@@ -47,7 +48,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(publishableCors(routesOf(contract)));
   // Test-mode direct uploads take a raw file, so they come before the JSON body parser.
   mountUploadReceiver(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
-  app.use(express.json({ limit: '1mb', strict: false }));
+  // Size, nesting depth and per-IP concurrency are enforced on the raw bytes, before parsing and authentication.
+  app.use(jsonBody());
   // After the body parser: its stream callbacks would drop an async context started before it.
   app.use(requestContext());
   // A body the JSON parser did not take is in some other format: say so rather than failing validation.
