@@ -15,6 +15,8 @@ export async function purgeIdempotencyKeys(db: Database): Promise<number> {
 export const purgeIdempotencyKeysJob = (db: Database): JobDefinition => ({
   name: 'purge-idempotency-keys',
   schedule: '17 * * * *',
+  // One delete over a day of keys.
+  expireInSeconds: 600,
   handler: async () => {
     await purgeIdempotencyKeys(db);
   },

@@ -10,7 +10,20 @@ export interface JobDefinition<T extends object = object> {
   handler: (data: T[]) => Promise<void>;
   /** How jobs are fetched: `workers` polling loops, each taking up to `batchSize` jobs every `pollingIntervalSeconds`. */
   work?: { workers?: number; batchSize?: number; pollingIntervalSeconds?: number };
+  /**
+   * How long a job may stay active before it counts as lost (its process died) and runs again: a little more
+   * than the longest its work can take. Defaults to `DEFAULT_EXPIRE_SECONDS`; pg-boss's own default is 15 minutes.
+   */
+  expireInSeconds?: number;
 }
+
+/** The expiry of a job whose definition names none: enough for a handful of queries. */
+export const DEFAULT_EXPIRE_SECONDS = 60;
+/**
+ * How often pg-boss looks for expired jobs (and archives finished ones), across all processes: a job lost in a
+ * crash runs again at most this long after its expiry.
+ */
+export const MAINTENANCE_INTERVAL_SECONDS = 10;
 
 /** pg-boss's schema; jobs sent inside a transaction (`send-in-transaction.ts`) write to it too. */
 export const JOB_SCHEMA = 'pgboss';
@@ -32,7 +45,7 @@ export class JobQueue {
   private started = false;
 
   constructor(connectionString: string, private readonly log: Logger) {
-    this.boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4 });
+    this.boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4, maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS });
     this.boss.on('error', (err) => log.error({ err: err.message }, 'job queue error'));
   }
 
@@ -44,7 +57,10 @@ export class JobQueue {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      await this.boss.createQueue(d.name);
+      // A queue created earlier (by an older version, or `prepareJobQueues`) keeps its options: update them too.
+      const queueOptions = { name: d.name, expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS };
+      await this.boss.createQueue(d.name, queueOptions);
+      await this.boss.updateQueue(d.name, queueOptions);
       const { workers = 1, ...workOptions } = d.work ?? {};
       const ids: string[] = [];
       for (let i = 0; i < workers; i++) {

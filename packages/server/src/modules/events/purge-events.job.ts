@@ -6,6 +6,7 @@ import { purgeOldEvents } from './events.repository';
 export const purgeEventsJob = (db: Database): JobDefinition => ({
   name: 'purge-events',
   schedule: '43 * * * *',
+  expireInSeconds: 600,
   handler: async () => {
     await purgeOldEvents(db);
   },

@@ -80,6 +80,8 @@ export const deliverWebhookJob = (deps: WebhookWorkerDeps): JobDefinition<Delive
   // Two loops of 5 jobs each (a job holds one event's deliveries): an endpoint receiving every event gets 5
   // at a time from each loop, within its cap of 10 in flight, which the database keeps across processes.
   work: { workers: 2, batchSize: 5, pollingIntervalSeconds: 0.5 },
+  // A batch's POSTs run at once, each within the 10 s timeout: a job still active after 30 s lost its process.
+  expireInSeconds: 30,
   // `deliveryId`: a job queued before jobs carried several deliveries.
   handler: (jobs) => deliverWebhooks(deps, jobs.flatMap((j) => ('deliveryIds' in j ? j.deliveryIds : [j.deliveryId]))),
 });

@@ -36,6 +36,7 @@ export const DELIVERY_DEFAULTS = {
   privateInTest: 'allow',
   logsBodyFrom: (address: string) => classifyAddress(address) === 'public',
   concurrencyPerEndpoint: 10,
-  leaseSeconds: 60,
+  // Three times the attempt's timeout: a crashed worker's slots free themselves well within a restart's minute.
+  leaseSeconds: 30,
   schedulerIntervalMs: 5_000,
 } as const;

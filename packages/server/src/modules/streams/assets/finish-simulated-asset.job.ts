@@ -6,6 +6,7 @@ import type { MediaDeps } from './media-deps';
 /** Test mode: a created asset becomes `ready` by itself `SVC_SIMULATED_ASSET_DELAY_MS` after it was made. */
 export const finishSimulatedAssetJob = (deps: Pick<MediaDeps, 'db'>): JobDefinition<FinishSimulatedAssetJob> => ({
   name: QUEUE_NAMES.finishSimulatedAsset,
+  expireInSeconds: 30,
   handler: async (jobs) => {
     for (const job of jobs) await finishSimulatedAsset(deps, job);
   },

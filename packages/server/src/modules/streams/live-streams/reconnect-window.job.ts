@@ -19,6 +19,7 @@ export async function sweepReconnectWindows(deps: StreamsDeps): Promise<number> 
  */
 export const reconnectWindowJob = (deps: StreamsDeps): JobDefinition<Partial<ReconnectWindowJob>> => ({
   name: QUEUE_NAMES.liveStreamReconnectWindow,
+  expireInSeconds: 60,
   schedule: '* * * * *',
   work: { pollingIntervalSeconds: 1, batchSize: 20 },
   handler: async (jobs) => {

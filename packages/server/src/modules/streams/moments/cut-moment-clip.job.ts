@@ -88,6 +88,8 @@ export async function cutMomentClip(deps: MediaDeps, job: CutMomentClipJob): Pro
 
 export const cutMomentClipJob = (deps: MediaDeps): JobDefinition<CutMomentClipJob> => ({
   name: QUEUE_NAMES.cutMomentClip,
+  // A cut asks the video network and may wait on it; a try is safe to run again.
+  expireInSeconds: 300,
   handler: async (jobs) => {
     for (const job of jobs) await cutMomentClip(deps, job);
   },
