@@ -39,8 +39,16 @@ async function main() {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // The signal often comes twice: to the whole process group (Ctrl-C, `kill -- -pgid`, systemd) and again from
+  // `pnpm start`, which forwards it. A second one must not kill the drain (Node's default), so it is ignored.
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) return log.info({ signal }, 'already shutting down');
+    stopping = true;
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
 
 main().catch((err) => {
