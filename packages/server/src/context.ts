@@ -5,6 +5,7 @@ import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
 import type { AppContext } from './core/context';
 import { NotificationListener } from './core/notify';
 import { RateLimits } from './core/rate-limit';
+import { PostgresRateStore } from './core/shared-rate-store';
 import { parseEncryptionKey, SecretBox } from './core/secret-box';
 import { createDatabase } from './db/database';
 import { JobQueue } from './jobs/queue';
@@ -27,7 +28,7 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     credentials: new CredentialCache(listener),
     customerTokenKeys: new CustomerTokenKeyCache(listener),
     entitlementCache: new EntitlementCache(listener),
-    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
+    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, new PostgresRateStore(db)),
     jobs: new JobQueue(config.DATABASE_URL, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     videoNetworks: VideoNetworks.forServer(config.baseUrl),

@@ -5,6 +5,7 @@ import * as streamsLive from './migrations/2026_11_21_003_streams_live';
 import * as streamsAssets from './migrations/2026_11_21_004_streams_assets';
 import * as access from './migrations/2026_11_21_005_access';
 import * as accessOpenSession from './migrations/2026_11_22_006_access_open_session';
+import * as rateLimitBuckets from './migrations/2026_11_23_10_rate_limit_buckets';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_004_streams_assets': streamsAssets,
   '2026_11_21_005_access': access,
   '2026_11_22_006_access_open_session': accessOpenSession,
+  '2026_11_23_10_rate_limit_buckets': rateLimitBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
