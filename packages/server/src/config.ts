@@ -2,6 +2,16 @@ import { z } from 'zod';
 
 const ConfigSchema = z.object({
   DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
+  /**
+   * A direct connection to the same database, for what a transaction-mode pooler (PgBouncer) cannot carry:
+   * LISTEN/NOTIFY and the job queue. Unset: `DATABASE_URL` serves for everything.
+   */
+  DATABASE_DIRECT_URL: z.url().optional(),
+  /**
+   * Named prepared statements on the pool's connections: `auto` (the default) turns them off when
+   * `DATABASE_DIRECT_URL` differs from `DATABASE_URL`, that is when a pooler sits in between.
+   */
+  SVC_PREPARED_STATEMENTS: z.enum(['auto', 'on', 'off']).default('auto'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
   /** Express's `trust proxy`: `true`, `false`, a hop count, or a list of proxy addresses. */

@@ -19,8 +19,11 @@ export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: 
  * tests alike: the pool, the LISTEN connection and the caches it invalidates, the job queue (not started).
  */
 export async function createContext(config: ServerConfig, log: Logger, poolSize = 10): Promise<{ ctx: AppContext; listener: NotificationListener }> {
-  const { db } = createDatabase(config.DATABASE_URL, poolSize);
-  const listener = new NotificationListener(config.DATABASE_URL, log);
+  // Through a transaction-mode pooler the pool cannot keep prepared statements, and LISTEN and pg-boss need a direct connection.
+  const direct = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
+  const prepare = config.SVC_PREPARED_STATEMENTS === 'auto' ? direct === config.DATABASE_URL : config.SVC_PREPARED_STATEMENTS === 'on';
+  const { db } = createDatabase(config.DATABASE_URL, poolSize, { prepare });
+  const listener = new NotificationListener(direct, log);
   const ctx: AppContext = {
     config,
     db,
@@ -29,7 +32,7 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     customerTokenKeys: new CustomerTokenKeyCache(listener),
     entitlementCache: new EntitlementCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, new PostgresRateStore(db)),
-    jobs: new JobQueue(config.DATABASE_URL, log),
+    jobs: new JobQueue(direct, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     videoNetworks: VideoNetworks.forServer(config.baseUrl),
     state: { shuttingDown: false },
