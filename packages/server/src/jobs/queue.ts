@@ -57,10 +57,7 @@ export class JobQueue {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      // A queue created earlier (by an older version, or `prepareJobQueues`) keeps its options: update them too.
-      const queueOptions = { name: d.name, expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS };
-      await this.boss.createQueue(d.name, queueOptions);
-      await this.boss.updateQueue(d.name, queueOptions);
+      await this.ensureQueue({ name: d.name, expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS });
       const { workers = 1, ...workOptions } = d.work ?? {};
       const ids: string[] = [];
       for (let i = 0; i < workers; i++) {
@@ -75,6 +72,24 @@ export class JobQueue {
       this.workerIds.set(d.name, ids);
       if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
     }
+  }
+
+  /**
+   * Creates the queue if it is missing, then sets its options (a queue created earlier, by an older version or
+   * `prepareJobQueues`, keeps its own otherwise). Processes starting together on a new database can deadlock in
+   * pg-boss's queue creation (each adds a partition under a lock the other holds); the loser tries again.
+   */
+  private async ensureQueue(options: PgBoss.Queue): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (!(await this.boss.getQueue(options.name))) await this.boss.createQueue(options.name, options);
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+      }
+    }
+    await this.boss.updateQueue(options.name, options);
   }
 
   /**
