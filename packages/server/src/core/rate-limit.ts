@@ -29,6 +29,7 @@ const MAX_FRONTS = 20_000;
 export class RateLimits {
   private readonly limiters = new Map<number, RateLimiterMemory>();
   private readonly fronts = new Map<string, Front>();
+  private readonly reserving = new Map<string, Promise<void>>();
 
   constructor(
     readonly publicPerIp: number,
@@ -59,14 +60,26 @@ export class RateLimits {
   private async takeShared(store: SharedRateStore, bucket: string, limit: number) {
     // The limit is part of the key: a plan changed by PATCH starts a fresh share at once.
     const key = `${limit}:${bucket}`;
-    const now = Date.now();
-    const front = this.fronts.get(key);
-    if (front && front.until > now && (front.left > 0 || front.used >= limit)) return this.fromFront(front, limit, now);
+    for (;;) {
+      const now = Date.now();
+      const front = this.fronts.get(key);
+      if (front && front.until > now && (front.left > 0 || front.used >= limit)) return this.fromFront(front, limit, now);
+      // One reservation at a time per bucket: requests arriving meanwhile wait for it rather than each
+      // reserving a share of their own (which would hoard the window and refuse requests it never admitted).
+      let reserving = this.reserving.get(key);
+      if (!reserving) {
+        reserving = this.reserve(store, key, bucket, limit).finally(() => this.reserving.delete(key));
+        this.reserving.set(key, reserving);
+      }
+      await reserving;
+    }
+  }
+
+  private async reserve(store: SharedRateStore, key: string, bucket: string, limit: number): Promise<void> {
+    const started = Date.now();
     const { granted, used, msLeft } = await store.take(bucket, Math.max(1, Math.floor(limit * RESERVE_FRACTION)), limit);
-    if (this.fronts.size >= MAX_FRONTS) this.prune(now);
-    const fresh: Front = { left: granted, used: granted > 0 ? used : limit, until: now + msLeft };
-    this.fronts.set(key, fresh);
-    return this.fromFront(fresh, limit, now);
+    if (this.fronts.size >= MAX_FRONTS) this.prune(started);
+    this.fronts.set(key, { left: granted, used: granted > 0 ? used : limit, until: started + msLeft });
   }
 
   private fromFront(front: Front, limit: number, now: number) {
