@@ -49,11 +49,14 @@ export async function start(command: string, args: string[], env: Record<string,
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
+    let listening = false;
     child.stdout!.on('data', (chunk: Buffer) => {
+      // Once it serves, its log lines are only drained: reading them must not take the CPU being measured.
+      if (listening) return;
       // Only the tail is kept, for the error message if the process dies.
       out = (out + chunk.toString()).slice(-20_000);
       const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m) (listening = true), resolve(m[1]!);
     });
     child.stderr!.on('data', (chunk: Buffer) => (out = (out + chunk.toString()).slice(-20_000)));
     void exited.then(() => reject(new Error(`${command} exited before it listened:\n${out.slice(-2000)}`)));
@@ -61,7 +64,7 @@ export async function start(command: string, args: string[], env: Record<string,
       void (async () => {
         while (child.exitCode === null) {
           const ok = await fetch(`${knownUrl}/v1/status`).then((r) => r.ok, () => false);
-          if (ok) return resolve(knownUrl);
+          if (ok) return (listening = true), resolve(knownUrl);
           await sleep(100);
         }
       })();

@@ -61,7 +61,7 @@ function startFlags(): string[] {
   return flags[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
-/** A port free right now, for a server whose own log is too quiet (`warn`) to announce it. */
+/** A port free right now, so the bench knows the server's address before it answers. */
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
@@ -86,7 +86,7 @@ async function main() {
   const port = await freePort();
   const profileDir = join(ROOT, 'bench/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
-  // Request logs (pino at `info`) would be measured too; production sets its own level.
+  // At its default settings, as `pnpm start` runs it: `LOG_LEVEL` unset (`info`), whatever the shell says.
   const svc = await start(
     process.execPath,
     [
@@ -98,7 +98,7 @@ async function main() {
     {
       DATABASE_URL: database.url,
       PORT: String(port),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: '',
       SVC_OPERATOR_TOKEN: operatorToken,
       SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),

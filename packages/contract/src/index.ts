@@ -15,6 +15,5 @@ export * from './common/api-version';
 export * from './events';
 export * from './platform/webhook-endpoints.schemas';
 export * from './platform/webhook-endpoints.contract';
-export * from './platform/events.contract';
+export * from './platform/event-log.contract';
 export * from './router';
-export * from './openapi';

@@ -3,7 +3,7 @@ import { platformContract } from './platform/platform.contract';
 import { keysContract } from './platform/keys.contract';
 import { operatorContract } from './platform/operator.contract';
 import { webhookEndpointsContract } from './platform/webhook-endpoints.contract';
-import { eventsContract } from './platform/events.contract';
+import { eventLogContract } from './platform/event-log.contract';
 import { streamsContract } from './streams';
 import { accessContract } from './access';
 
@@ -15,7 +15,7 @@ export const contract = c.router({
   keys: keysContract,
   operator: operatorContract,
   webhookEndpoints: webhookEndpointsContract,
-  events: eventsContract,
+  eventLog: eventLogContract,
   streams: streamsContract,
   access: accessContract,
 });

@@ -1,7 +1,7 @@
 type Listener<T> = (payload: T) => void;
 
 /** The smallest typed event emitter that does the job. */
-export class Emitter<Events extends Record<string, unknown>> {
+export class Emitter<Events extends object> {
   private listeners: { [K in keyof Events]?: Set<Listener<Events[K]>> } = {};
 
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {

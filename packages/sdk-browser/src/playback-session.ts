@@ -2,7 +2,7 @@ import { Emitter } from './emitter';
 import { call, SvcBrowserError, SvcNetworkError } from './http';
 import type { AccessSession, PlaybackGrant } from './types';
 
-export interface PlaybackEvents extends Record<string, unknown> {
+export interface PlaybackEvents {
   /** A link for the player: on open, about every 5 minutes with the newest grant, and on failover. */
   link: { url: string; provider: string; source: number; reason: 'opened' | 'refreshed' | 'failover' };
   heartbeat: AccessSession;

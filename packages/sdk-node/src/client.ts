@@ -1,23 +1,23 @@
-import { contract, type Contract } from '@svc/contract';
+import { contract } from '@svc/contract';
+import type { OperatorResources, TenantResources } from './contract-types';
 import { buildResources } from './core/resources';
+import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
 import { signCustomerToken } from './customer-tokens';
 import { constructEvent } from './webhooks';
-import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
-import type { Resources } from './core/types';
 
-// Every group of the contract (`keys`, `streams`, `access`, …) is a property of the client.
-export interface Svc extends Resources<Contract> {}
+// Every group of the contract with tenant routes (`keys`, `streams`, `access`, …) is a property of the client.
+export interface Svc extends TenantResources {}
 
 /**
- * The Svc API for a tenant's server. Every route of the contract is a method, grouped as the API is:
- * `svc.keys.create({type: 'restricted', scopes: ['streams:read']})`.
+ * The Svc API for a tenant's server, with a secret (`sk_…`) or restricted (`rk_…`) key. Every tenant route of
+ * the contract is a method, grouped as the API is: `svc.streams.liveStreams.update('ls_…', {metadata})`.
  */
 export class Svc {
   private readonly transport: Transport;
 
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
-    Object.assign(this, buildResources(this.transport, contract));
+    Object.assign(this, buildResources(this.transport, contract, 'tenant'));
   }
 
   /** Signs customer tokens for viewers' browsers (publishable key + token). */
@@ -25,6 +25,29 @@ export class Svc {
 
   /** Checks webhook deliveries: `await svc.webhooks.constructEvent(rawBody, req.headers['svc-signature'], secret)`. */
   readonly webhooks = { constructEvent };
+
+  /** A raw call, for routes newer than this SDK. Answers the parsed JSON body. */
+  request<T = unknown>(request: RawRequest, options?: RequestOptions): Promise<T> {
+    return this.transport.request<T>(request, options);
+  }
+}
+
+export interface SvcOperatorOptions extends Omit<ClientOptions, 'apiKey'> {
+  /** The operator token of the self-hosted server (`SVC_OPERATOR_TOKEN`). */
+  operatorToken: string;
+}
+
+export interface SvcOperator extends OperatorResources {}
+
+/** The operator's routes of a self-hosted server (tenants and their settings): `op.operator.createTenant({name})`. */
+export class SvcOperator {
+  private readonly transport: Transport;
+
+  constructor(options: SvcOperatorOptions) {
+    const { operatorToken, ...rest } = options;
+    this.transport = new Transport({ ...rest, apiKey: operatorToken });
+    Object.assign(this, buildResources(this.transport, contract, 'operator'));
+  }
 
   /** A raw call, for routes newer than this SDK. Answers the parsed JSON body. */
   request<T = unknown>(request: RawRequest, options?: RequestOptions): Promise<T> {

@@ -1,4 +1,4 @@
-export { Svc } from './client';
+export { Svc, SvcOperator, type SvcOperatorOptions } from './client';
 export type { ClientOptions, RequestOptions, RawRequest } from './core/request';
 export {
   SvcError,
@@ -12,7 +12,8 @@ export {
   ConnectionError,
 } from './core/errors';
 export { Page, PagePromise } from './core/pagination';
-export type { Expanded, Resources, RouteArgs, RouteMethod } from './core/types';
+export type { Expanded, Resources, RouteMethod, RouteTypes } from './core/types';
+export type { ErrorType, OperatorResources, SvcEvent, TenantResources } from './contract-types';
 export { signCustomerToken, type SignCustomerTokenArgs } from './customer-tokens';
 export { constructEvent } from './webhooks';
 export { WebhookVerificationError, type WebhookEvent } from '@svc/webhook-verify';

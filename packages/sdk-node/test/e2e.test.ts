@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, PermissionError, Svc, type SvcError } from '../src';
+import { AuthenticationError, PermissionError, Svc, SvcOperator, type SvcError } from '../src';
 import { startServer, type RunningServer } from '@svc/server/testing';
 
 let server: RunningServer;
@@ -46,7 +46,7 @@ describe('against a running server', () => {
   });
 
   it('walks cursor pages forward and backward with the caller\'s limit and filters', async () => {
-    const operator = new Svc({ apiKey: server.operatorToken, baseUrl: server.url });
+    const operator = new SvcOperator({ operatorToken: server.operatorToken, baseUrl: server.url });
     const made: string[] = [];
     for (let i = 0; i < 5; i++) {
       const { tenant } = await operator.operator.createTenant({ name: `Paged ${i}`, metadata: { batch: 'sdk' } });

@@ -1,11 +1,11 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidRequestError, RateLimitError, Svc, type SvcError } from '../src';
+import { InvalidRequestError, RateLimitError, Svc, SvcOperator, type SvcError } from '../src';
 import { createSvcMock } from '../src/msw';
 
 const mock = createSvcMock({ baseUrl: 'https://api.svc.test' });
 const server = setupServer(...mock.handlers);
-const svc = new Svc({ apiKey: 'sk_test_mock', baseUrl: 'https://api.svc.test', maxRetries: 0 });
+const svc = new Svc({ apiKey: 'sk_test_mockmockmockmock', baseUrl: 'https://api.svc.test', maxRetries: 0 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => mock.reset());
@@ -54,10 +54,8 @@ describe('msw mocks from the contract', () => {
   });
 
   it('pages with cursors and filters by metadata like the server, over seeded objects', async () => {
-    const operator = new Svc({ apiKey: 'op_mock', baseUrl: 'https://api.svc.test' });
-    for (let i = 0; i < 5; i++) {
-      mock.store.insert('/v1/operator/tenants', { id: `ten_${i}`, object: 'tenant', name: `T${i}`, metadata: { batch: i < 4 ? 'x' : 'y' } });
-    }
+    const operator = new SvcOperator({ operatorToken: 'op_mock', baseUrl: 'https://api.svc.test' });
+    for (let i = 0; i < 5; i++) mock.seed('operator.retrieveTenant', { name: `T${i}`, metadata: { batch: i < 4 ? 'x' : 'y' } });
     const names: string[] = [];
     for await (const t of operator.operator.listTenants({ limit: 2, metadata: { batch: 'x' } })) names.push(t.name);
     expect(names).toEqual(['T3', 'T2', 'T1', 'T0']);
@@ -82,7 +80,7 @@ describe('msw mocks from the contract', () => {
   });
 
   it('lets the SDK retry through a forced transient error', async () => {
-    const retrying = new Svc({ apiKey: 'sk_test_mock', baseUrl: 'https://api.svc.test', maxRetries: 2 });
+    const retrying = new Svc({ apiKey: 'sk_test_mockmockmockmock', baseUrl: 'https://api.svc.test', maxRetries: 2 });
     mock.forceError('keys.create', 'service_unavailable');
     await expect(retrying.keys.create({ type: 'publishable' })).resolves.toMatchObject({ object: 'api_key' });
   });

@@ -78,6 +78,19 @@ describe('retries', () => {
     }
   });
 
+  it('sends no generated idempotency key on a heartbeat (a repeat cannot do it twice), but the caller\'s own', async () => {
+    const session = { id: 'as_1', object: 'access_session' };
+    const { calls, fetch } = scripted(json(200, { data: session }), json(200, { data: session }), json(201, { data: session }));
+    const svc = new Svc({ apiKey: 'sk_test_x', fetch });
+    await svc.access.sessions.heartbeat({ id: 'as_1' });
+    await svc.access.sessions.heartbeat({ id: 'as_1' }, { idempotencyKey: 'mine-2' });
+    await svc.access.sessions.open({ resource: 'ls_1', customer: 'c', device_id: 'd' });
+    expect(calls[0]!.url).toMatch(/\/v1\/access\/sessions\/as_1\/heartbeat$/);
+    expect(calls[0]!.headers['idempotency-key']).toBeUndefined();
+    expect(calls[1]!.headers['idempotency-key']).toBe('mine-2');
+    expect(calls[2]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('sends no idempotency key on reads', async () => {
     const { calls, fetch } = scripted(json(200, { data: key }));
     await new Svc({ apiKey: 'sk_test_x', fetch }).keys.retrieve({ id: 'key_1' });

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ApiKey } from '@svc/contract';
-import { Svc } from '../src';
+import type { ApiKey, LIVE_STREAM_STATUSES } from '@svc/contract';
+import { Svc, SvcOperator, type SvcEvent } from '../src';
 
 describe('types from the contract', () => {
   const svc = new Svc({ apiKey: 'sk_test_x', fetch: async () => new Response('{}') });
@@ -24,5 +24,32 @@ describe('types from the contract', () => {
     const list = () => svc.keys.list({ per_page: 10 });
     type Iterated = ReturnType<typeof list> extends AsyncIterable<infer I> ? I : never;
     expectTypeOf<Iterated>().toMatchTypeOf<ApiKey>();
+  });
+});
+
+describe('positional ids, clients and events', () => {
+  const svc = new Svc({ apiKey: 'sk_test_x', fetch: async () => new Response('{}') });
+
+  it('takes path ids positionally or in the one object', () => {
+    const positional = () => svc.streams.liveStreams.update('ls_1', { metadata: { a: 'b' } });
+    const object = () => svc.streams.liveStreams.update({ id: 'ls_1', metadata: { a: 'b' } });
+    expectTypeOf<ReturnType<typeof positional>>().toEqualTypeOf<ReturnType<typeof object>>();
+    // @ts-expect-error the id is a string
+    svc.streams.liveStreams.retrieve.bind(null, 42);
+    const expanded = () => svc.keys.retrieve('key_1', { expand: ['created_by'] });
+    expectTypeOf<Extract<Awaited<ReturnType<typeof expanded>>['created_by'], string>>().toBeNever();
+  });
+
+  it('keeps operator routes off the tenant client', () => {
+    expectTypeOf(svc).not.toHaveProperty('operator');
+    expectTypeOf<SvcOperator>().toHaveProperty('operator');
+  });
+
+  it('narrows a webhook event by its type', () => {
+    const handle = (event: SvcEvent) => {
+      if (event.type === 'streams.live_stream.active') return event.data.object.status;
+      return null;
+    };
+    expectTypeOf(handle).returns.toEqualTypeOf<(typeof LIVE_STREAM_STATUSES)[number] | null>();
   });
 });

@@ -15,21 +15,18 @@ import { rateLimit } from './core/rate-limit';
 import { requestContext } from './core/request-context';
 import { requestLog } from './core/request-log';
 import { routesOf, unknownRoute } from './core/unknown-route';
-import { mountDocs } from './modules/docs/docs.routes';
-import { mountUploadReceiver } from './modules/streams/uploads/upload-receiver';
-import { keysRouter } from './modules/keys/keys.router';
-import { operatorRouter } from './modules/tenants/operator.router';
-import { platformRouter } from './modules/platform/platform.router';
-import { webhookEndpointsRouter } from './modules/webhooks/webhook-endpoints.router';
-import { eventsRouter } from './modules/events/events.router';
-import { streamsRouter } from './modules/streams/streams.router';
-import { accessRouter } from './modules/access/access.router';
 import { publishableCors } from './core/cors';
+import { checkModules } from './core/modules/module-definition';
 
 const s = initServer();
 
-/** The Express app: request id and logs, JSON bodies, the contract's routes behind auth, rate limits and idempotency, then errors. */
+/**
+ * The Express app: request id and logs, JSON bodies, the contract's routes behind auth, rate limits and
+ * idempotency, then errors. The routes come from the context's modules (`modules/index.ts`).
+ */
 export function createApp(ctx: AppContext): Express {
+  const routers = ctx.modules.map((m) => m.routers?.(ctx) ?? {});
+  checkModules(ctx.modules, routers, Object.keys(contract));
   const app = express();
   app.disable('x-powered-by');
   // Every answer is built for its request; hashing each body for an ETag costs more than the rare 304 saves.
@@ -43,11 +40,11 @@ export function createApp(ctx: AppContext): Express {
     res.setHeader('Request-Id', req.id);
     next();
   });
-  app.use(requestLog(ctx.log));
+  app.use(requestLog(ctx.log, ctx.config.SVC_LOG_SUMMARY_SECONDS));
   // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
   app.use(publishableCors(routesOf(contract)));
-  // Test-mode direct uploads take a raw file, so they come before the JSON body parser.
-  mountUploadReceiver(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
+  // Routes that take a raw body (test-mode direct uploads) come before the JSON body parser.
+  for (const m of ctx.modules) m.mountRaw?.(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
   // Size, nesting depth and per-IP concurrency are enforced on the raw bytes, before parsing and authentication.
   app.use(jsonBody());
   // After the body parser: its stream callbacks would drop an async context started before it.
@@ -63,8 +60,11 @@ export function createApp(ctx: AppContext): Express {
 
   // Routes outside the contract (documentation, unknown paths) are limited per client IP like public routes.
   const limitByIp = rateLimit(ctx);
-  app.use(['/openapi.json', '/docs'], limitByIp);
-  mountDocs(app, ctx.config.baseUrl);
+  for (const m of ctx.modules) {
+    if (!m.pages) continue;
+    app.use([...m.pages.paths], limitByIp);
+    m.pages.mount(app, ctx);
+  }
 
   const endpoints = {
     logInitialization: false,
@@ -74,19 +74,14 @@ export function createApp(ctx: AppContext): Express {
     globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), expandGuard(), idempotency(ctx)],
     requestValidationErrorHandler: (err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err),
   };
-  // Express tries routes in the order they were added, so Access (heartbeats, session opens, checks: the
-  // hottest routes) goes first. No other route matches an Access path, so the order changes no answer.
-  const { access, ...rest } = contract;
-  createExpressEndpoints({ access }, s.router({ access }, { access: accessRouter(ctx) }), app, endpoints);
-  const router = s.router(rest, {
-    platform: platformRouter(ctx),
-    keys: keysRouter(ctx),
-    operator: operatorRouter(ctx),
-    webhookEndpoints: webhookEndpointsRouter(ctx),
-    events: eventsRouter(ctx),
-    streams: streamsRouter(ctx),
-  });
-  createExpressEndpoints(rest, router, app, endpoints);
+  // Express tries routes in the order they were added: the module list's order.
+  for (const groups of routers) {
+    for (const [group, router] of Object.entries(groups)) {
+      const part = { [group]: contract[group as keyof typeof contract] };
+      // Each module's router was checked against its contract group by `s.router` where it was made.
+      createExpressEndpoints(part, s.router(part, { [group]: router } as never), app, endpoints);
+    }
+  }
 
   app.use(limitByIp, unknownRoute(routesOf(contract)));
   app.use(errorHandler(ctx.log, ctx.config.baseUrl));

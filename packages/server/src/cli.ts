@@ -5,7 +5,7 @@ import { createDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { createLogger } from './logger';
-import { createTenant } from './modules/tenants/tenants.service';
+import { createTenant } from './modules/platform/tenants/tenants.service';
 
 const USAGE = `Usage: svc tenants create --name NAME [--products streams,events,...]
 

@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
     .optional(),
   SVC_DATA_DIR: z.string().default('.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seconds between the `requests summary` log lines of frequent routes (heartbeats), whose own lines are at `debug`. */
+  SVC_LOG_SUMMARY_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
   SVC_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Test mode: how long a simulated asset stays `preparing` before it becomes `ready` by itself. */
   SVC_SIMULATED_ASSET_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(3_000),

@@ -9,16 +9,23 @@ import { PostgresRateStore } from './core/shared-rate-store';
 import { parseEncryptionKey, SecretBox } from './core/secret-box';
 import { createDatabase } from './db/database';
 import { JobQueue } from './jobs/queue';
-import { EntitlementCache } from './modules/access/entitlements/entitlement-cache';
-import { VideoNetworks } from './modules/streams/network/video-networks';
+import type { ModuleDefinition } from './core/modules/module-definition';
+import { subscribeToEvents } from './core/events/event-subscribers';
+import { MODULES } from './modules';
 
 export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string };
 
 /**
  * The long-lived parts of a server process on one database, built in one place for the server and the
- * tests alike: the pool, the LISTEN connection and the caches it invalidates, the job queue (not started).
+ * tests alike: the pool, the LISTEN connection and the caches it invalidates, the job queue (not started), and
+ * each module's parts.
  */
-export async function createContext(config: ServerConfig, log: Logger, poolSize = 10): Promise<{ ctx: AppContext; listener: NotificationListener }> {
+export async function createContext(
+  config: ServerConfig,
+  log: Logger,
+  poolSize = 10,
+  modules: readonly ModuleDefinition[] = MODULES,
+): Promise<{ ctx: AppContext; listener: NotificationListener }> {
   // Through a transaction-mode pooler the pool cannot keep prepared statements, and LISTEN and pg-boss need a direct connection.
   const direct = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
   const prepare = config.SVC_PREPARED_STATEMENTS === 'auto' ? direct === config.DATABASE_URL : config.SVC_PREPARED_STATEMENTS === 'on';
@@ -29,14 +36,19 @@ export async function createContext(config: ServerConfig, log: Logger, poolSize 
     db,
     log,
     credentials: new CredentialCache(listener),
+    auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
-    entitlementCache: new EntitlementCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, new PostgresRateStore(db)),
     jobs: new JobQueue(direct, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
-    videoNetworks: VideoNetworks.forServer(config.baseUrl),
+    modules,
+    parts: new Map(),
     state: { shuttingDown: false },
   };
+  for (const module of modules) {
+    module.setup?.(ctx, listener);
+    if (module.onEvents) subscribeToEvents(module.onEvents);
+  }
   await listener.start();
   return { ctx, listener };
 }

@@ -5,15 +5,8 @@ import { newId } from './core/ids';
 import { createApp } from './app';
 import { createContext, type ServerConfig } from './context';
 import type { AppContext } from './core/context';
-import { accessDeps } from './modules/access/access-deps';
-import { accessJobs } from './modules/access/access-jobs';
 import { migrateToLatest } from './db/migrate';
 import { purgeIdempotencyKeysJob } from './jobs/purge-idempotency-keys.job';
-import { purgeEventsJob } from './modules/events/purge-events.job';
-import { WebhookWorker } from './modules/webhooks/webhook-worker';
-import { reconnectWindowJob } from './modules/streams/live-streams/reconnect-window.job';
-import { streamsDeps } from './modules/streams/streams-deps';
-import { streamsMediaJobs } from './modules/streams/assets/media-jobs';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -57,15 +50,12 @@ export async function startServer(
   jobs.wakeOn(listener);
   jobs.register(purgeIdempotencyKeysJob(db));
 
-  // Jobs that need the whole context are registered once it exists; workers start after every registration.
-  for (const job of streamsMediaJobs(ctx)) jobs.register(job);
-  jobs.register(reconnectWindowJob(streamsDeps(ctx)));
-  for (const job of accessJobs(accessDeps(ctx))) jobs.register(job);
-  const webhooks = new WebhookWorker({ db, secrets: ctx.secrets, log, clock: ctx.clock, resolveHost: ctx.resolveHost, privateInTest: config.SVC_WEBHOOKS_PRIVATE_IN_TEST });
-  webhooks.register(jobs);
-  jobs.register(purgeEventsJob(db));
+  // Every module's jobs and workers are registered once the context exists; workers start after every registration.
+  const workers = ctx.modules.flatMap((m) => (m.worker ? [m.worker(ctx)] : []));
+  for (const m of ctx.modules) for (const job of m.jobs?.(ctx) ?? []) jobs.register(job);
+  for (const w of workers) for (const job of w.jobs ?? []) jobs.register(job);
   await jobs.start();
-  webhooks.start();
+  for (const w of workers) w.start();
   const app = createApp(ctx);
   server.off('request', notReady);
   server.on('request', app);
@@ -82,9 +72,9 @@ export async function startServer(
       await closed;
       clearInterval(sweep);
       clearTimeout(force);
-      await webhooks.stop();
+      for (const w of workers) await w.stop();
       await jobs.stop(config.SVC_SHUTDOWN_TIMEOUT_MS);
-      webhooks.closeConnections();
+      for (const w of workers) w.close?.();
       await listener.stop();
       await db.destroy();
     })());

@@ -3,6 +3,9 @@ import type { TestProject } from 'vitest/node';
 import { createDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { prepareJobQueues } from '../src/jobs/prepare-job-queues';
+// Every job type is defined as its module loads: the template gets a queue for each.
+import '../src/modules';
+import '../src/jobs/purge-idempotency-keys.job';
 import { admin, databaseUrl } from './databases';
 
 declare module 'vitest' {

@@ -6,7 +6,10 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createContext } from '../src/context';
 import type { AppContext } from '../src/core/context';
-import { createTenant } from '../src/modules/tenants/tenants.service';
+import type { AuthSlots } from '../src/core/auth/credential-resolver';
+import type { ModuleDefinition } from '../src/core/modules/module-definition';
+import { MODULES } from '../src/modules';
+import { createTenant } from '../src/modules/platform';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from './databases';
 
 export const OPERATOR_TOKEN = 'op_test_token_0123456789abcdefghijklmnop';
@@ -20,11 +23,16 @@ export interface TestServer {
   operator: { authorization: string };
   /** A tenant with its four keys, straight through the service. */
   tenant: (name?: string, products?: Parameters<typeof createTenant>[1]['products']) => ReturnType<typeof createTenant>;
+  /**
+   * Plugs verifiers into authentication (signed-in people's access tokens, tenant codes) until the end of the
+   * file; the identity module's own, once it exists, or a test's stand-in.
+   */
+  plugAuth: (slots: Partial<AuthSlots>) => void;
   close: () => Promise<void>;
 }
 
 /** The real Express app on a fresh PostgreSQL database, with the same middleware and caches as production. */
-export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function createTestServer(env: Record<string, string> = {}, modules: readonly ModuleDefinition[] = MODULES): Promise<TestServer> {
   const name = await createTestDatabase();
   const url = databaseUrl(name);
   const config = loadConfig({
@@ -35,7 +43,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     PORT: '0',
     ...env,
   });
-  const { ctx, listener } = await createContext({ ...config, DATABASE_URL: url, SVC_ENCRYPTION_KEY: ENCRYPTION_KEY }, pino({ level: 'silent' }), 5);
+  const { ctx, listener } = await createContext({ ...config, DATABASE_URL: url, SVC_ENCRYPTION_KEY: ENCRYPTION_KEY }, pino({ level: 'silent' }), 5, modules);
   const { db } = ctx;
   const app = createApp(ctx);
   return {
@@ -45,6 +53,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
     http: () => request(app),
     operator: { authorization: `Bearer ${OPERATOR_TOKEN}` },
     tenant: (tenantName = 'Acme', products) => createTenant(db, { name: tenantName, products }),
+    plugAuth: (slots) => Object.assign(ctx.auth, slots),
     close: async () => {
       await ctx.jobs.stop();
       await listener.stop();

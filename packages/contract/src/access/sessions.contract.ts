@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { access } from '../common/access';
+import { access, frequent, repeatable } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { dataOf } from '../common/pagination';
 import { ContactHashSchema, CustomerSchema, SubjectSchema } from './entitlements.schemas';
@@ -69,7 +69,7 @@ export const accessSessionsContract = c.router(
       pathParams: IdParams,
       body: SubjectSchema.optional(),
       responses: { 200: dataOf(AccessSessionSchema), ...errors, ...errorResponses(404, 422) },
-      metadata: heartbeat,
+      metadata: { ...heartbeat, ...frequent, ...repeatable },
     },
     end: {
       method: 'DELETE',

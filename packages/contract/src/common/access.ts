@@ -17,13 +17,19 @@ export const SCOPE_AREAS = [...PRODUCTS, 'access', 'customers', 'platform'] as c
 export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type Scope = `${ScopeArea}:${'read' | 'write'}` | 'platform:*';
 
-export type TenantCredential = 'secret' | 'restricted' | 'publishable';
+/**
+ * - `secret`, `restricted`, `publishable`: API keys (a publishable key with a customer token is still `publishable`).
+ * - `user`: a person signed in with an identity access token (`Authorization: Bearer <ACCESS_TOKEN>`).
+ * - `tenant-header`: a caller that only names the tenant (`X-Tenant-Code` or `Svc-Tenant`), live mode.
+ */
+export type TenantCredential = 'secret' | 'restricted' | 'publishable' | 'user' | 'tenant-header';
 
 /**
  * Who may call a route, read by the server's one authentication middleware from the route's `metadata`.
  * - `public`: no credential; limited per client IP.
  * - `operator`: the self-hosted operator's token.
- * - `tenant`: an API key of a tenant; `credentials` lists the kinds taken, `scope` what a restricted key needs.
+ * - `tenant`: a tenant's caller; `credentials` lists the kinds taken, `scope` what a restricted key needs,
+ *   `permission` what a signed-in member needs.
  */
 export type RouteAccess =
   | { auth: 'public' }
@@ -32,6 +38,8 @@ export type RouteAccess =
       auth: 'tenant';
       credentials: readonly TenantCredential[];
       scope: Scope;
+      /** The member permission a `user` principal must hold (for example `events:write`). */
+      permission?: string;
       /** Other scopes, any one of which also admits a restricted key (session heartbeat and end: `streams:write`). */
       altScopes?: readonly Scope[];
       /** With a publishable key the request must carry a customer token (`Authorization: Bearer`); its `sub` is the customer. */
@@ -46,3 +54,15 @@ export type RouteAccess =
     };
 
 export const access = <const A extends RouteAccess>(a: A) => ({ access: a });
+
+/**
+ * Route metadata beside `access` for a route called every few seconds by every viewer (the heartbeat): the
+ * server writes its per-request log lines at `debug` and counts it into a periodic `requests summary` at `info`.
+ */
+export const frequent = { requestLog: 'summary' } as const;
+
+/**
+ * Route metadata for a write that a repeat cannot do twice (a heartbeat: it only keeps a session alive and
+ * answers its current state). SDKs send it without an `Idempotency-Key`, which would cost a stored answer.
+ */
+export const repeatable = { repeatable: true } as const;

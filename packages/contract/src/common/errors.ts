@@ -44,6 +44,8 @@ export const ERROR_CATALOGUE = {
   resource_not_found: def('invalid_request_error', 404, 'No such object for this tenant and environment (also for an unknown ID prefix).'),
   body_too_large: def('invalid_request_error', 413, 'The request body is larger than the server accepts.'),
   unsupported_media_type: def('invalid_request_error', 415, 'The request body is not `application/json`.'),
+  tenant_not_found: def('invalid_request_error', 404, 'The tenant named in `X-Tenant-Code` or `Svc-Tenant` is not known.'),
+  tenant_mismatch: def('invalid_request_error', 400, 'The tenant header names another tenant than the request\'s key or token.'),
   key_inactive: def('invalid_request_error', 409, 'The API key is revoked or expired, so it cannot be rolled.'),
   external_id_taken: def('invalid_request_error', 409, 'Another object of this type already uses this `external_id` in this environment.'),
   webhook_url_not_allowed: def('invalid_request_error', 422, 'The webhook URL is refused: live-mode endpoints need `https://` and a public address; `details.reason` says why.'),
@@ -60,6 +62,7 @@ export const ERROR_CATALOGUE = {
   api_key_revoked: def('authentication_error', 401, 'The API key was revoked.'),
   operator_token_invalid: def('authentication_error', 401, 'The operator token is missing or wrong.'),
   invalid_customer_token: def('authentication_error', 401, 'The customer token was refused; `details.reason` says why.'),
+  invalid_access_token: def('authentication_error', 401, 'The signed-in person\'s access token was refused (unknown signer, expired, or not accepted by this server); `details.reason` says why.'),
   invalid_playback_token: def('authentication_error', 401, 'The playback token was refused; `details.reason` says why (`missing`, `malformed`, `unknown_key`, `key_revoked`, `invalid_signature`, `token_expired`, `invalid_claims`).'),
   // Permission
   missing_scope: def('permission_error', 403, 'The restricted key lacks the scope this route needs; `details.required_scope` names it.'),
@@ -67,6 +70,7 @@ export const ERROR_CATALOGUE = {
   product_not_enabled: def('permission_error', 403, 'The product is switched off for this tenant.'),
   test_mode_unavailable: def('permission_error', 403, 'The route does not accept test-mode credentials.'),
   live_mode_unavailable: def('permission_error', 403, 'The route is a test helper: it takes test-mode keys only.'),
+  missing_permission: def('permission_error', 403, 'The signed-in member lacks the permission this route needs; `details.required_permission` names it.'),
   insufficient_permissions: def('permission_error', 403, 'The route does not accept this kind of credential.'),
   access_denied: def('permission_error', 403, 'No active entitlement covers this; `details.reason` says why.'),
   device_limit_reached: def('permission_error', 403, 'The entitlement\'s `max_devices` is used up.'),
@@ -88,6 +92,8 @@ export const ERROR_CATALOGUE = {
   ticket_type_sold_out: def('invalid_request_error', 409, 'The ticket type is sold out; `param` names the field.'),
   provider_rejected: def('invalid_request_error', 422, 'The video network cannot do what was asked.'),
   aspect_not_supported: def('invalid_request_error', 422, 'Clip `aspect` is not supported.'),
+  provider_config_in_use: def('invalid_request_error', 409, 'The provider configuration is chosen in the Streams settings, or live streams or assets made on it still exist.'),
+  provider_webhook_refused: def('authentication_error', 401, 'An inbound provider notification had no valid signature or shared secret, or was older than five minutes.'),
   upload_url_used: def('invalid_request_error', 409, 'The one-time upload URL already took its file; create a new upload.'),
   upload_origin_not_allowed: def('permission_error', 403, 'The request\'s `Origin` is not the upload\'s `cors_origin`.'),
   // Reduced-shape codes of the ticketing and content routes

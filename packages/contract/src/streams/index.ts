@@ -6,6 +6,7 @@ import { assetsContract } from './assets.contract';
 import { uploadsContract } from './uploads.contract';
 import { clipsContract } from './clips.contract';
 import { momentsContract } from './moments.contract';
+import { providerConfigsContract, streamSettingsContract } from './provider-configs.contract';
 
 export * from './live-streams.schemas';
 export * from './live-streams.contract';
@@ -17,6 +18,7 @@ export * from './assets.contract';
 export * from './uploads.contract';
 export * from './clips.contract';
 export * from './moments.contract';
+export * from './provider-configs.contract';
 
 const c = initContract();
 
@@ -34,4 +36,6 @@ export const streamsContract = c.router({
   uploads: uploadsContract,
   clips: clipsContract,
   moments: momentsContract,
+  providerConfigs: providerConfigsContract,
+  settings: streamSettingsContract,
 });

@@ -92,11 +92,11 @@ export const playbackContract = c.router({
     path: '/v1/streams/playback/:playback_id.m3u8',
     summary: 'Play (simulated network): master playlist',
     description:
-      'HLS master playlist of a playback id on the simulated network. Signed playback ids need `token` (`401 invalid_playback_token` when missing, expired or bad); ' +
+      'HLS master playlist of a playback id on the simulated network; for media on a tenant\'s own video account, a `302` to the account\'s signed address once the token is good. Signed playback ids need `token` (`401 invalid_playback_token` when missing, expired or bad); ' +
       'a disabled stream answers `409 stream_disabled`, an asset that is not ready `409 asset_not_ready`, a tenant with Streams off `403 product_not_enabled`.',
     pathParams: z.object({ playback_id: z.string().max(255) }),
     query: TokenQuery,
-    responses: { 200: hls, ...publicErrors },
+    responses: { 200: hls, 302: c.noBody(), ...publicErrors },
     metadata: publicAccess,
   },
   media: {

@@ -1,4 +1,4 @@
-import type { ErrorType } from '@svc/contract';
+import type { ErrorType } from '../contract-types';
 
 export interface SvcErrorFields {
   status: number | undefined;

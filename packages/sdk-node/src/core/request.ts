@@ -13,7 +13,10 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions {
-  /** Sent on POST, PATCH and DELETE; generated when omitted, and the same on every retry. */
+  /**
+   * Sent on POST, PATCH and DELETE; generated when omitted (except on heartbeats, which a repeat cannot do
+   * twice), and the same on every retry.
+   */
   idempotencyKey?: string;
   maxRetries?: number;
   timeoutMs?: number;
@@ -25,6 +28,8 @@ export interface RawRequest {
   path: string;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** A write a repeat cannot do twice (the contract's `repeatable` metadata): no generated idempotency key. */
+  repeatable?: boolean;
 }
 
 const RETRYABLE = new Set([429, 500, 502, 503]);
@@ -76,7 +81,9 @@ export class Transport {
       ...opts.headers,
     };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
-    if (MUTATING.has(req.method)) headers['idempotency-key'] = opts.idempotencyKey ?? crypto.randomUUID();
+    if (MUTATING.has(req.method) && (opts.idempotencyKey !== undefined || !req.repeatable)) {
+      headers['idempotency-key'] = opts.idempotencyKey ?? crypto.randomUUID();
+    }
     const url = `${this.baseUrl}${req.path}${encodeQuery(req.query)}`;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
 

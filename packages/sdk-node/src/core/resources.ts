@@ -2,8 +2,24 @@ import { Page, PagePromise, type ListBody } from './pagination';
 import type { RawRequest, RequestOptions, Transport } from './request';
 import type { ContractRoute, Resources } from './types';
 
-const isRoute = (value: unknown): value is ContractRoute =>
+export type ClientKind = 'tenant' | 'operator';
+
+export const isRoute = (value: unknown): value is ContractRoute =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'responses' in value;
+
+/** The client a route belongs to, from its `metadata.access`: a tenant's server key, or the operator's token. */
+export function kindOf(route: ContractRoute): ClientKind | undefined {
+  const access = (route.metadata as { access?: { auth?: string; credentials?: readonly string[] } } | undefined)?.access;
+  if (access?.auth === 'operator') return 'operator';
+  if (access?.auth === 'tenant' && access.credentials?.some((c) => c === 'secret' || c === 'restricted')) return 'tenant';
+  return undefined;
+}
+
+/** `/v1/x/:id/y/:target_id` → `['id', 'target_id']`. */
+export const pathNames = (path: string) => [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
+
+/** The contract marks writes that a repeat cannot do twice (heartbeats): they go without a generated key. */
+const isRepeatable = (route: ContractRoute) => (route.metadata as { repeatable?: boolean } | undefined)?.repeatable === true;
 
 /** Path parameters go into the path; the rest is the query of a read or the body of a write. */
 function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): RawRequest {
@@ -16,7 +32,20 @@ function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): Ra
   });
   const hasPayload = Object.keys(rest).length > 0;
   if (route.method === 'GET' || route.method === 'DELETE') return { method: route.method, path, query: hasPayload ? rest : undefined };
-  return { method: route.method, path, body: hasPayload ? rest : route.body ? {} : undefined };
+  const body = hasPayload ? rest : route.body ? {} : undefined;
+  return isRepeatable(route) ? { method: route.method, path, body, repeatable: true } : { method: route.method, path, body };
+}
+
+/** `(id, …ids, args?, options?)` or `(args?, options?)`: leading strings are the path's parameters in order. */
+function readArguments(route: ContractRoute, names: string[], argv: unknown[]): [Record<string, unknown>, RequestOptions] {
+  let n = 0;
+  while (n < names.length && typeof argv[n] === 'string') n++;
+  if (n > 0 && n < names.length) {
+    throw new TypeError(`Svc: ${route.method} ${route.path} takes ${names.map((p) => `\`${p}\``).join(', ')} before its arguments`);
+  }
+  const ids = Object.fromEntries(names.slice(0, n).map((name, i) => [name, argv[i]]));
+  const args = (argv[n] ?? {}) as Record<string, unknown>;
+  return [{ ...args, ...ids }, (argv[n + 1] ?? {}) as RequestOptions];
 }
 
 /** Lists answer `{data: [...], meta: {pagination}}`; objects `{data: …}`. */
@@ -27,21 +56,34 @@ const isListRoute = (route: ContractRoute) => {
 };
 
 function methodFor(transport: Transport, route: ContractRoute) {
+  const names = pathNames(route.path);
   if (isListRoute(route)) {
-    return (args?: Record<string, unknown>, options: RequestOptions = {}) => {
+    return (...argv: unknown[]) => {
+      const [args, options] = readArguments(route, names, argv);
       const request = toRequest(route, args);
       return new PagePromise(async () => new Page(transport, request, options, await transport.request<ListBody<unknown>>(request, options)));
     };
   }
-  return async (args?: Record<string, unknown>, options: RequestOptions = {}) => {
+  return async (...argv: unknown[]) => {
+    const [args, options] = readArguments(route, names, argv);
     const body = await transport.request<{ data?: unknown }>(toRequest(route, args), options);
     return body && typeof body === 'object' && 'data' in body ? body.data : body;
   };
 }
 
-/** Builds the method tree from the contract itself, so every route the contract declares is in the SDK. */
-export function buildResources<T extends object>(transport: Transport, router: T): Resources<T> {
-  return Object.fromEntries(
-    Object.entries(router).map(([name, value]) => [name, isRoute(value) ? methodFor(transport, value) : buildResources(transport, value as object)]),
-  ) as Resources<T>;
+/**
+ * Builds the method tree from the contract itself, so every route the contract declares for this kind of
+ * client is a method of it; groups without such routes are left out.
+ */
+export function buildResources<T>(transport: Transport, router: object, kind: ClientKind): Resources<T> {
+  const entries: Array<[string, unknown]> = [];
+  for (const [name, value] of Object.entries(router)) {
+    if (isRoute(value)) {
+      if (kindOf(value) === kind) entries.push([name, methodFor(transport, value)]);
+    } else {
+      const group = buildResources(transport, value as object, kind);
+      if (Object.keys(group).length > 0) entries.push([name, group]);
+    }
+  }
+  return Object.fromEntries(entries) as Resources<T>;
 }

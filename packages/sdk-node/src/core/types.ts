@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import type { PagePromise } from './pagination';
+import type { RequestOptions } from './request';
 
 /** The structural part of a ts-rest route the SDK reads (from the contract, at runtime and in types). */
 export interface ContractRoute {
@@ -8,25 +9,29 @@ export interface ContractRoute {
   query?: unknown;
   body?: unknown;
   responses: Record<number, unknown>;
+  metadata?: unknown;
+  summary?: string;
+  description?: string;
 }
 
-type Prettify<T> = { [K in keyof T]: T[K] } & {};
-type Input<S> = S extends z.ZodType ? z.input<S> : {};
-type Output<S> = S extends z.ZodType ? z.output<S> : never;
+/**
+ * What a method of the SDK needs to know about its route, in plain types. Computed from the contract in the
+ * workspace (`contract-types.ts`) and printed as plain declarations in the published package, so a tenant's
+ * compiler never evaluates the contract's schemas.
+ */
+export interface RouteTypes {
+  /** Path parameters, in the order of the path: the method's positional arguments. */
+  ids: readonly string[];
+  /** Path parameters plus the query (reads) or the body (writes), without `expand`. */
+  args: object;
+  /** The object answered, or a list's item. */
+  result: unknown;
+  list: boolean;
+  expand: boolean;
+}
 
-type ParamsFromPath<P extends string> = P extends `${string}:${infer Param}/${infer Rest}`
-  ? { [K in Param]: string } & ParamsFromPath<`/${Rest}`>
-  : P extends `${string}:${infer Param}`
-    ? { [K in Param]: string }
-    : {};
-
-type PathInput<R extends ContractRoute> = R['pathParams'] extends z.ZodType ? z.input<R['pathParams']> : ParamsFromPath<R['path']>;
-type PayloadInput<R extends ContractRoute> = R['method'] extends 'GET' | 'DELETE' ? Input<R['query']> : NonNullable<Input<R['body']>>;
-
-/** A method's argument: path parameters plus the query (reads) or the body (writes), in one object. */
-export type RouteArgs<R extends ContractRoute> = Prettify<PathInput<R> & PayloadInput<R>>;
-
-type SuccessBody<R extends ContractRoute> = Output<R['responses'][Extract<keyof R['responses'], 200 | 201 | 202>]>;
+export type Prettify<T> = { [K in keyof T]: T[K] } & {};
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** `expand: ['a.b']` turns the ID union of `a` (and then `b` inside it) into the object it names. */
 type ExpandOne<T, P extends string> = T extends null | undefined
@@ -39,38 +44,32 @@ type ExpandOne<T, P extends string> = T extends null | undefined
 
 export type Expanded<T, E> = E extends readonly [infer First extends string, ...infer Rest] ? Expanded<ExpandOne<T, First>, Rest> : T;
 
-export type ListItem<B> = B extends { data: (infer I)[]; meta: unknown } ? I : never;
-export type IsList<B> = B extends { data: unknown[]; meta: unknown } ? true : false;
-export type Unwrapped<B> = B extends { data: infer D } ? D : B;
+type Answer<D extends RouteTypes, E> = D['list'] extends true ? PagePromise<Expanded<D['result'], E>> : Promise<Expanded<D['result'], E>>;
+type ExpandOption<D extends RouteTypes, E> = D['expand'] extends true ? { expand?: E } : {};
+type Payload<D extends RouteTypes> = DistributiveOmit<D['args'], D['ids'][number]>;
+type Ids<T extends readonly string[]> = { [I in keyof T]: string };
 
-export type RouteResult<R extends ContractRoute> = SuccessBody<R>;
+type ObjectForm<D extends RouteTypes> = {} extends D['args']
+  ? <const E extends readonly string[] = []>(args?: D['args'] & ExpandOption<D, E>, options?: RequestOptions) => Answer<D, E>
+  : <const E extends readonly string[] = []>(args: D['args'] & ExpandOption<D, E>, options?: RequestOptions) => Answer<D, E>;
 
-type HasRequired<T> = {} extends T ? false : true;
+type PositionalForm<D extends RouteTypes> = D['ids'] extends readonly []
+  ? unknown
+  : {} extends Payload<D>
+    ? <const E extends readonly string[] = []>(
+        ...args: [...Ids<D['ids']>, args?: Payload<D> & ExpandOption<D, E>, options?: RequestOptions]
+      ) => Answer<D, E>
+    : <const E extends readonly string[] = []>(
+        ...args: [...Ids<D['ids']>, args: Payload<D> & ExpandOption<D, E>, options?: RequestOptions]
+      ) => Answer<D, E>;
 
-import type { PagePromise } from './pagination';
-import type { RequestOptions } from './request';
+/**
+ * One route as an SDK method: path ids positionally (`update('ls_…', {metadata})`) or everything in one object
+ * (`update({id: 'ls_…', metadata})`); lists answer a `PagePromise`, objects come back unwrapped.
+ */
+export type RouteMethod<D extends RouteTypes> = PositionalForm<D> & ObjectForm<D>;
 
-type ExpandArg<A> = 'expand' extends keyof A ? true : false;
-
-/** One contract route as an SDK method. */
-export type RouteMethod<R extends ContractRoute> =
-  IsList<RouteResult<R>> extends true
-    ? ExpandArg<RouteArgs<R>> extends true
-      ? <const E extends readonly string[] = []>(
-          args?: Omit<RouteArgs<R>, 'expand'> & { expand?: E },
-          options?: RequestOptions,
-        ) => PagePromise<Expanded<ListItem<RouteResult<R>>, E>>
-      : (args?: RouteArgs<R>, options?: RequestOptions) => PagePromise<ListItem<RouteResult<R>>>
-    : ExpandArg<RouteArgs<R>> extends true
-      ? <const E extends readonly string[] = []>(
-          args: Omit<RouteArgs<R>, 'expand'> & { expand?: E },
-          options?: RequestOptions,
-        ) => Promise<Expanded<Unwrapped<RouteResult<R>>, E>>
-      : HasRequired<RouteArgs<R>> extends true
-        ? (args: RouteArgs<R>, options?: RequestOptions) => Promise<Unwrapped<RouteResult<R>>>
-        : (args?: RouteArgs<R>, options?: RequestOptions) => Promise<Unwrapped<RouteResult<R>>>;
-
-/** A router of the contract as a tree of SDK methods, named as the contract names them. */
+/** A tree of routes as a tree of SDK methods, named as the contract names them. */
 export type Resources<T> = {
-  [K in keyof T]: T[K] extends ContractRoute ? RouteMethod<T[K]> : Resources<T[K]>;
+  [K in keyof T]: T[K] extends RouteTypes ? RouteMethod<T[K]> : Resources<T[K]>;
 };

@@ -1,52 +1,43 @@
-import { ID_PREFIXES, type ObjectType } from '@svc/contract';
+export type MockObject = Record<string, unknown> & { id: string; object?: string };
 
-export type MockObject = Record<string, unknown> & { id: string };
-
-let counter = 0;
-
-/** A time-ordered id with the object's prefix, like the server's. */
-export function mockId(object: string | undefined): string {
-  const prefix = (object && ID_PREFIXES[object as ObjectType]) || 'obj';
-  counter += 1;
-  return `${prefix}_mock${Date.now().toString(36).padStart(10, '0')}${counter.toString(36).padStart(6, '0')}`;
-}
-
-/** Objects by collection path (`/v1/keys`), newest last. */
+/** Objects by their `object` type (`live_stream`, `api_key`, …), oldest first, as the mock's answers see them. */
 export class MockStore {
-  private readonly collections = new Map<string, MockObject[]>();
+  private readonly byType = new Map<string, MockObject[]>();
+  /** Secrets the mock issued (API keys, webhook endpoint secrets), by object id: never in an answer after creation. */
+  readonly secrets = new Map<string, string>();
 
-  all(collection: string): MockObject[] {
-    return this.collections.get(collection) ?? [];
+  all(type: string): MockObject[] {
+    return this.byType.get(type) ?? [];
   }
 
-  get(collection: string, id: string): MockObject | undefined {
-    return this.all(collection).find((o) => o.id === id);
+  /** An object of any type by its id. */
+  get(id: string): MockObject | undefined {
+    for (const objects of this.byType.values()) {
+      const found = objects.find((o) => o.id === id);
+      if (found) return found;
+    }
+    return undefined;
   }
 
-  find(collection: string, field: string, value: unknown): MockObject | undefined {
-    return this.all(collection).find((o) => o[field] === value);
+  find(type: string, field: string, value: unknown): MockObject | undefined {
+    return this.all(type).find((o) => o[field] === value);
   }
 
-  insert(collection: string, object: MockObject): MockObject {
-    this.collections.set(collection, [...this.all(collection), object]);
+  insert(object: MockObject): MockObject {
+    const type = String(object.object ?? 'object');
+    this.byType.set(type, [...this.all(type), object]);
     return object;
   }
 
-  update(collection: string, id: string, changes: Record<string, unknown>): MockObject | undefined {
-    const existing = this.get(collection, id);
-    if (!existing) return undefined;
-    Object.assign(existing, changes);
+  remove(id: string): MockObject | undefined {
+    const existing = this.get(id);
+    if (existing) this.byType.set(String(existing.object), this.all(String(existing.object)).filter((o) => o.id !== id));
     return existing;
   }
 
-  remove(collection: string, id: string): MockObject | undefined {
-    const existing = this.get(collection, id);
-    if (existing) this.collections.set(collection, this.all(collection).filter((o) => o.id !== id));
-    return existing;
-  }
-
-  /** Empties every collection (call between tests). */
+  /** Empties the store (call between tests). */
   reset(): void {
-    this.collections.clear();
+    this.byType.clear();
+    this.secrets.clear();
   }
 }

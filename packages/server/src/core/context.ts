@@ -2,13 +2,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { CredentialCache } from './auth/credential-cache';
+import type { AuthSlots } from './auth/credential-resolver';
 import type { CustomerTokenKeyCache } from './auth/customer-token-keys';
 import type { RateLimits } from './rate-limit';
 import type { JobQueue } from '../jobs/queue';
 import type { SecretBox } from './secret-box';
 import type { HostResolver } from './outbound/url-policy';
-import type { VideoNetworks } from '../modules/streams/network/video-networks';
-import type { EntitlementCache } from '../modules/access/entitlements/entitlement-cache';
+import type { ModuleDefinition } from './modules/module-definition';
 
 /** The long-lived parts a request handler may use; built once in main.ts (or by the test harness). */
 export interface AppContext {
@@ -16,16 +16,18 @@ export interface AppContext {
   db: Database;
   log: Logger;
   credentials: CredentialCache;
+  /** What modules plug into authentication (access tokens, tenant codes); filled as modules are installed. */
+  auth: AuthSlots;
   /** Customer token keys (Access), cached like API keys and dropped on revocation by every process. */
   customerTokenKeys: CustomerTokenKeyCache;
-  /** Entitlements by customer and resource (Access checks and session opens), dropped on change by every process. */
-  entitlementCache: EntitlementCache;
   rateLimits: RateLimits;
   jobs: JobQueue;
   /** Encrypts secrets stored at rest with `SVC_ENCRYPTION_KEY`. */
   secrets: SecretBox;
-  /** The video networks Streams can use (`simulated` for test mode); see docs/decisions.md. */
-  videoNetworks: VideoNetworks;
+  /** The product modules this context serves (`modules/index.ts` in production). */
+  modules: readonly ModuleDefinition[];
+  /** Each module's long-lived parts, by `modulePart` (Streams' video networks, Access's entitlement cache). */
+  parts: Map<string, unknown>;
   /** The clock of time-driven rules (clip windows, retries); tests replace it. Absent: the system clock. */
   clock?: () => Date;
   /** DNS for outbound requests (webhook URLs); tests replace it to play DNS rebinding. Absent: the system resolver. */

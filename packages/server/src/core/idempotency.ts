@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { LIMITS } from '@svc/contract';
 import type { AppContext } from './context';
 import { ApiError } from './errors';
+import type { Principal } from './principal';
 import { routeAccess } from './auth/authenticate';
 import { claimKey, storeAnswer } from './idempotency-store';
 import { scoped, type Scope } from './scope';
@@ -21,6 +22,31 @@ function canonicalJson(value: unknown): string {
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Keys are kept per caller, so one caller's replay never returns another's stored answer (a restricted key
+ * must not read the secret a secret key's `POST /v1/keys` returned): per API key, per customer token `sub`,
+ * per signed-in person, per client address for a browser without a token or a tenant header alone. As a JSON
+ * list, because a customer id (any text) or an IPv6 address may itself hold the separator.
+ */
+export function callerKey(principal: Principal, sent: string): string {
+  switch (principal.kind) {
+    case 'secret':
+    case 'restricted':
+      return JSON.stringify(['key', principal.key.id, sent]);
+    case 'customer':
+      return JSON.stringify(['customer', principal.customer, sent]);
+    case 'publishable':
+      return JSON.stringify(['client', principal.clientId, sent]);
+    case 'user':
+      return JSON.stringify(['user', principal.userId, sent]);
+    case 'tenant-header':
+      return JSON.stringify(['tenant-header', principal.ip, sent]);
+    case 'operator':
+    case 'anonymous':
+      return sent;
+  }
 }
 
 const isStored = (status: number) => status !== 422 && status < 500;
@@ -57,16 +83,7 @@ export function idempotency(ctx: AppContext) {
       const principal = req.principal;
       const scope = principal && 'scope' in principal ? principal.scope : principal?.kind === 'operator' ? OPERATOR_SCOPE : null;
       if (!scope || !principal) return next();
-      // Every viewer's browser shares the tenant's publishable key: one viewer's key must never replay
-      // another's answer, so browser keys are kept per customer (or per client without a token). As a JSON
-      // list, because a customer id (any text) or an IPv6 address may itself hold the separator.
-      const key =
-        principal.kind === 'customer'
-          ? JSON.stringify(['customer', principal.customer, sent])
-          : principal.kind === 'publishable'
-            ? JSON.stringify(['client', principal.clientId, sent])
-            : sent;
-
+      const key = callerKey(principal, sent);
       const requestHash = createHash('sha256').update(`${req.method} ${req.path}\n${canonicalJson(req.body ?? null)}`).digest('hex');
       const claimed = await claimKey(ctx.db, { scope, key, method: req.method, path: req.path, requestHash });
       if (!claimed) {

@@ -112,6 +112,9 @@ export function bucketFor(principal: Principal, rateLimits: RateLimits): { bucke
       return { bucket: `key:${principal.key.id}:cus:${principal.customer}`, limit: principal.tenant.rateLimits.publishable };
     case 'user':
       return { bucket: `user:${principal.userId}`, limit: principal.tenant.rateLimits.secret };
+    // Only named the tenant: counted per client IP within it, like a browser without a customer token.
+    case 'tenant-header':
+      return { bucket: `tenant:${principal.tenant.id}:${principal.ip}`, limit: principal.tenant.rateLimits.publishable };
   }
 }
 

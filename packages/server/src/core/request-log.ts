@@ -1,26 +1,46 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { RequestSummary } from './request-summary';
+
+/** What the contract's route metadata may say about its log lines (`requestLog: 'summary'` on frequent routes). */
+interface RouteLogMetadata {
+  method?: string;
+  path?: string;
+  metadata?: { requestLog?: 'line' | 'summary' };
+}
 
 /**
  * One log line per request, when it ends: `request completed` at info, `request errored` at error for a 5xx,
  * `request aborted` when the client left first; with the request id, method and path (never the query
- * string, which may carry a token) and the status. Unlike pino-http it builds no child logger per request:
- * at `warn` and above an ordinary request costs one listener and nothing else.
+ * string, which may carry a token) and the status. Unlike pino-http it builds no child logger per request.
+ *
+ * Routes whose contract metadata says `requestLog: 'summary'` (a heartbeat every few seconds per viewer)
+ * write their line at `debug` instead, and are counted into one `requests summary` line per route at `info`
+ * every `summarySeconds`: a line per heartbeat cost a fifth of the server's time at a show's peak.
  */
-export function requestLog(log: Logger) {
+export function requestLog(log: Logger, summarySeconds = 60) {
+  const summary = new RequestSummary();
+  const timer = setInterval(() => summary.flush(log, summarySeconds), summarySeconds * 1000);
+  timer.unref();
+
   return (req: Request, res: Response, next: NextFunction) => {
     const started = Date.now();
     res.once('close', () => {
-      const failed = res.statusCode >= 500;
-      if (!log.isLevelEnabled(failed ? 'error' : 'info')) return;
+      const status = res.statusCode;
+      const failed = status >= 500;
+      const route = (req as Request & { tsRestRoute?: RouteLogMetadata }).tsRestRoute;
+      const summarised = route?.metadata?.requestLog === 'summary';
+      const aborted = !res.writableFinished;
+      const elapsed = Date.now() - started;
+      if (summarised) summary.add(`${route!.method} ${route!.path}`, aborted ? 0 : status, elapsed);
+      const level = failed && !aborted ? 'error' : summarised ? 'debug' : 'info';
+      if (!log.isLevelEnabled(level)) return;
       const line = {
         req: { id: req.id, method: req.method, url: req.originalUrl.split('?')[0] },
-        res: { statusCode: res.statusCode },
-        responseTime: Date.now() - started,
+        res: { statusCode: status },
+        responseTime: elapsed,
       };
-      if (!res.writableFinished) log.info(line, 'request aborted');
-      else if (failed) log.error(line, 'request errored');
-      else log.info(line, 'request completed');
+      log[level](line, aborted ? 'request aborted' : failed ? 'request errored' : 'request completed');
     });
     next();
   };

@@ -15,6 +15,10 @@ import type { Executor } from '../db/database';
 export interface Scope {
   tenantId: string;
   livemode: boolean;
+  /** The organization a signed-in member acts for, when the route works inside one; rows are still keyed by tenant. */
+  organizationId?: string | null;
+  /** The member permissions of a signed-in person (from the identity module); API keys use scopes instead. */
+  permissions?: readonly string[];
 }
 
 /** Tables whose rows belong to a tenant and an environment. */

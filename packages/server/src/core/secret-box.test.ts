@@ -31,3 +31,25 @@ describe('SecretBox', () => {
     expect(() => parseEncryptionKey(randomBytes(16).toString('base64'))).toThrow();
   });
 });
+
+describe('SecretBox, opening the same sealed value again', () => {
+  it('answers from memory only for the same ciphertext under the same context', () => {
+    const box = new SecretBox(randomBytes(32));
+    const sealed = box.encrypt('stream-key', 'ls_1:stream_key');
+    expect(box.decrypt(sealed, 'ls_1:stream_key')).toBe('stream-key');
+    expect(box.decrypt(sealed, 'ls_1:stream_key')).toBe('stream-key');
+    // A value opened before is still refused under another context, or with its tag changed.
+    expect(() => box.decrypt(sealed, 'ls_2:stream_key')).toThrow();
+    const parts = sealed.split('.');
+    parts[2] = Buffer.alloc(16).toString('base64url');
+    expect(() => box.decrypt(parts.join('.'), 'ls_1:stream_key')).toThrow();
+  });
+
+  it('keeps large sealed values (stored answers) out of memory and still opens them', () => {
+    const box = new SecretBox(randomBytes(32));
+    const big = 'x'.repeat(2_000);
+    const sealed = box.encrypt(big, 'answer');
+    expect(box.decrypt(sealed, 'answer')).toBe(big);
+    expect((box as unknown as { opened: Map<string, string> }).opened.size).toBe(0);
+  });
+});

@@ -5,7 +5,9 @@ import * as streamsLive from './migrations/2026_11_21_003_streams_live';
 import * as streamsAssets from './migrations/2026_11_21_004_streams_assets';
 import * as access from './migrations/2026_11_21_005_access';
 import * as accessOpenSession from './migrations/2026_11_22_006_access_open_session';
+import * as accessOpenSessionsAsDecided from './migrations/2026_11_23_01_access_open_sessions_as_decided';
 import * as rateLimitBuckets from './migrations/2026_11_23_10_rate_limit_buckets';
+import * as providerConfigs from './migrations/2026_11_23_30_provider_configs';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -15,7 +17,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_004_streams_assets': streamsAssets,
   '2026_11_21_005_access': access,
   '2026_11_22_006_access_open_session': accessOpenSession,
+  '2026_11_23_01_access_open_sessions_as_decided': accessOpenSessionsAsDecided,
   '2026_11_23_10_rate_limit_buckets': rateLimitBuckets,
+  '2026_11_23_30_provider_configs': providerConfigs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

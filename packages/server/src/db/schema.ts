@@ -13,6 +13,7 @@ import type {
   SimulcastTargetsTable,
 } from './streams-live.schema';
 import type { AccessSessionsTable, CustomerTokenKeysTable, EntitlementsTable } from './access.schema';
+import type { ProviderConfigsTable, ProviderNotificationsTable, StreamSettingsTable } from './provider-configs.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -171,6 +172,9 @@ export interface DB {
   entitlements: EntitlementsTable;
   access_sessions: AccessSessionsTable;
   customer_token_keys: CustomerTokenKeysTable;
+  provider_configs: ProviderConfigsTable;
+  stream_settings: StreamSettingsTable;
+  provider_notifications: ProviderNotificationsTable;
 }
 
 export type TenantRow = Selectable<TenantsTable>;

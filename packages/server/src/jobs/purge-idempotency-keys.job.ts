@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { LIMITS } from '@svc/contract';
 import type { Database } from '../db/database';
-import type { JobDefinition } from './queue';
+import { defineJob, schedulePayload, type JobDefinition } from './job-definition';
 
 /** Deletes stored idempotent responses once their 24 hours are over. */
 export async function purgeIdempotencyKeys(db: Database): Promise<number> {
@@ -12,11 +12,18 @@ export async function purgeIdempotencyKeys(db: Database): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-export const purgeIdempotencyKeysJob = (db: Database): JobDefinition => ({
+export const purgeIdempotencyKeysJobType = defineJob({
   name: 'purge-idempotency-keys',
+  version: 1,
+  payload: schedulePayload(),
+  retry: { limit: 2 },
   schedule: '17 * * * *',
   // One delete over a day of keys.
   expireInSeconds: 600,
+});
+
+export const purgeIdempotencyKeysJob = (db: Database): JobDefinition => ({
+  ...purgeIdempotencyKeysJobType,
   handler: async () => {
     await purgeIdempotencyKeys(db);
   },

@@ -1,23 +1,11 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { NotificationListener } from '../core/notify';
+import { queuePolicy, type JobDefinition, type JobType } from './job-definition';
 
-/** A background job: a name, optionally a cron schedule, and a handler that is safe to run twice. */
-export interface JobDefinition<T extends object = object> {
-  name: string;
-  /** Cron expression (UTC) for jobs the queue starts by itself. */
-  schedule?: string;
-  handler: (data: T[]) => Promise<void>;
-  /** How jobs are fetched: `workers` polling loops, each taking up to `batchSize` jobs every `pollingIntervalSeconds`. */
-  work?: { workers?: number; batchSize?: number; pollingIntervalSeconds?: number };
-  /**
-   * How long a job may stay active before it counts as lost (its process died) and runs again: a little more
-   * than the longest its work can take. Defaults to `DEFAULT_EXPIRE_SECONDS`; pg-boss's own default is 15 minutes.
-   */
-  expireInSeconds?: number;
-}
+export type { JobDefinition } from './job-definition';
 
-/** The expiry of a job whose definition names none: enough for a handful of queries. */
+/** The expiry of a job whose type names none: enough for a handful of queries. */
 export const DEFAULT_EXPIRE_SECONDS = 60;
 /**
  * How often pg-boss looks for expired jobs (and archives finished ones), across all processes: a job lost in a
@@ -57,13 +45,13 @@ export class JobQueue {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      await this.ensureQueue({ name: d.name, expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS });
+      await this.ensureQueue({ name: d.name, ...queuePolicy(d), expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS });
       const { workers = 1, ...workOptions } = d.work ?? {};
       const ids: string[] = [];
       for (let i = 0; i < workers; i++) {
         let id = '';
         id = await this.boss.work<object>(d.name, workOptions, async (jobs) => {
-          await d.handler(jobs.map((j) => j.data));
+          await d.handler(this.payloadsOf(d, jobs));
           // pg-boss waits out its polling interval even after a full batch; a backlog drains at the handler's pace instead.
           if (jobs.length >= (workOptions.batchSize ?? 1)) this.boss.notifyWorker(id);
         });
@@ -72,6 +60,17 @@ export class JobQueue {
       this.workerIds.set(d.name, ids);
       if (d.schedule) await this.boss.schedule(d.name, d.schedule, {}, { tz: 'UTC' });
     }
+  }
+
+  /** The batch's payloads that match the job's schema; one that does not can never succeed, so it is logged and dropped. */
+  private payloadsOf<T extends object>(d: JobDefinition<T>, jobs: Array<{ id: string; data: object }>): T[] {
+    const payloads: T[] = [];
+    for (const job of jobs) {
+      const parsed = d.payload.safeParse(job.data ?? {});
+      if (parsed.success) payloads.push(parsed.data);
+      else this.log.error({ job: d.name, id: job.id, issues: parsed.error.issues.length }, 'job payload does not match its schema');
+    }
+    return payloads;
   }
 
   /**
@@ -112,8 +111,9 @@ export class JobQueue {
     listener.on(JOBS_CHANNEL, (name) => this.wake(name));
   }
 
-  async send(name: string, data: object): Promise<string | null> {
-    return this.boss.send(name, data);
+  /** Sends a job outside any transaction; the payload is checked against the type's schema first. */
+  async send<P extends object>(type: JobType<P>, data: P): Promise<string | null> {
+    return this.boss.send(type.name, type.payload.parse(data), queuePolicy(type));
   }
 
   /** Waits for running jobs to finish (up to `timeoutMs`), then closes the queue's connections. */

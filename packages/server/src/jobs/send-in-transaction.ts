@@ -1,14 +1,20 @@
 import { CompiledQuery, sql, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { DB } from '../db/schema';
+import { queuePolicy, type JobType } from './job-definition';
 import { JOB_SCHEMA, JOBS_CHANNEL } from './queue';
 
-export interface TransactionalJob {
-  name: string;
-  data: object;
+/** A job to send: its type, its payload (checked against the type's schema), and when it may start. */
+export interface TransactionalJob<P extends object = any> {
+  job: JobType<P>;
+  data: P;
   /** Seconds from now, or a moment. */
   startAfter?: number | Date;
 }
+
+/** A job of `type` to send with `sendInTransaction`; typed, so the compiler checks the payload too. */
+export const jobOf = <P extends object>(job: JobType<P>, data: P, startAfter?: number | Date): TransactionalJob<P> =>
+  startAfter === undefined ? { job, data } : { job, data, startAfter };
 
 // Only builds pg-boss's insert statement; every call passes the caller's transaction as `db`, so this
 // instance never opens a connection of its own.
@@ -36,24 +42,25 @@ function onTransaction(trx: Transaction<DB>) {
 
 /**
  * Enqueues jobs as part of `trx`: they exist only if the transaction commits, and a committed change
- * cannot lose its job. Throws when a queue does not exist (pg-boss would silently drop the job). Jobs due
- * now wake their queue's workers on every process as the transaction commits (`JobQueue.wakeOn`).
+ * cannot lose its job. Each payload is checked against its job's schema first (a mismatch is a bug: it
+ * throws). Throws when a queue does not exist (pg-boss would silently drop the job). Jobs due now wake their queue's workers on every process as the transaction commits (`JobQueue.wakeOn`).
  */
 export async function sendInTransaction(trx: Transaction<DB>, jobs: readonly TransactionalJob[]): Promise<void> {
   if (jobs.length === 0) return;
-  const rows = jobs.map(({ name, data, startAfter }) => ({
-    name,
-    data,
+  const rows = jobs.map(({ job, data, startAfter }) => ({
+    name: job.name,
+    data: job.payload.parse(data),
+    ...queuePolicy(job),
     startAfter: startAfter instanceof Date ? startAfter.toISOString() : startAfter === undefined ? undefined : `${startAfter} seconds`,
   }));
   const db = onTransaction(trx);
   // pg-boss joins each job to its queue: a job for a queue that does not exist is silently not written.
   await sender.insert(rows, { db });
   if (db.written !== jobs.length) {
-    const names = [...new Set(jobs.map((j) => j.name))].join(', ');
+    const names = [...new Set(jobs.map((j) => j.job.name))].join(', ');
     throw new Error(`Could not enqueue ${names}: create the queue first (JobQueue.start or prepareJobQueues)`);
   }
-  const now = [...new Set(jobs.filter((j) => j.startAfter === undefined).map((j) => j.name))];
+  const now = [...new Set(jobs.filter((j) => j.startAfter === undefined).map((j) => j.job.name))];
   if (now.length > 0) {
     await sql`select pg_notify(${JOBS_CHANNEL}, name) from unnest(${now}::text[]) as name`.execute(trx);
   }

@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { EventEnvelope } from '@svc/contract';
-import type { Response } from 'supertest';
 import { afterEach, expect } from 'vitest';
 import { bearer, createTestServer, type TestServer, useTestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
 
 export type Tenant = Awaited<ReturnType<TestServer['tenant']>>;
 
-export function expectStatus(res: Response, status: number) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body;
-}
-
-export function expectError(res: Response, status: number, code: string, reason?: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  if (reason !== undefined) expect(res.body.error.details?.reason).toBe(reason);
-}
+export { expectError, expectStatus };
 
 /** A server's requests with a secret or restricted key. */
 export function server(t: TestServer, key: string) {

@@ -126,13 +126,13 @@ describe('customer token verification', () => {
 
   it.each(cases)('refuses %s: %s', async (reason, _label, make) => {
     const res = await openWith(await make());
-    expectError(res, 401, 'invalid_customer_token', reason);
+    expectError(res, 401, 'invalid_customer_token', { reason: reason });
     expect(res.body.error.type).toBe('authentication_error');
   });
 
   it('refuses an Authorization header that is not a Bearer token as malformed', async () => {
     const res = await t.http().post('/v1/access/sessions').set('Svc-Publishable-Key', setup.pk).set('authorization', 'Basic abc').send({});
-    expectError(res, 401, 'invalid_customer_token', 'malformed');
+    expectError(res, 401, 'invalid_customer_token', { reason: 'malformed' });
   });
 
   it('takes the 60 seconds of skew and a 15-minute token', async () => {
@@ -148,15 +148,15 @@ describe('customer token verification', () => {
 
   it('refuses a token of another tenant and a test-mode token against a live publishable key', async () => {
     const other = await viewerSetup(t);
-    expectError(await openWith(other.token), 401, 'invalid_customer_token', 'unknown_key');
-    expectError(await openWith(setup.token, setup.tenant.keys.live.publishable), 401, 'invalid_customer_token', 'unknown_key');
+    expectError(await openWith(other.token), 401, 'invalid_customer_token', { reason: 'unknown_key' });
+    expectError(await openWith(setup.token, setup.tenant.keys.live.publishable), 401, 'invalid_customer_token', { reason: 'unknown_key' });
   });
 
   it('refuses a customer token sent without the publishable key header', async () => {
     // The token alone is not an API key; a publishable key as Bearer leaves no room for the token.
     expectError(await t.http().post('/v1/access/sessions').set(bearer(setup.token)).send({}), 401, 'api_key_invalid');
     const res = await t.http().post('/v1/access/sessions').set(bearer(setup.pk)).send({ resource: setup.stream.id, device_id: 'd' });
-    expectError(res, 401, 'invalid_customer_token', 'missing');
+    expectError(res, 401, 'invalid_customer_token', { reason: 'missing' });
   });
 
   it('refuses a publishable key on routes that need a secret key, token or not', async () => {
@@ -179,7 +179,7 @@ describe('customer token verification', () => {
       .setIssuedAt(nowS())
       .setExpirationTime(nowS() + 60)
       .sign(new TextEncoder().encode(JSON.stringify(jwk)));
-    expectError(await openWith(forged), 401, 'invalid_customer_token', 'invalid_signature');
+    expectError(await openWith(forged), 401, 'invalid_customer_token', { reason: 'invalid_signature' });
   });
 });
 
@@ -205,14 +205,14 @@ describe('customer token key revocation', () => {
       const revoked = expectStatus(await server(t, setup.sk).delete(`/v1/access/customer_token_keys/${setup.key.id}`), 200).data;
       expect(revoked).toMatchObject({ id: setup.key.id, status: 'revoked' });
       expect(revoked.revoked_at).toEqual(expect.any(String));
-      expectError(await openOn(t.app, 'c'), 401, 'invalid_customer_token', 'key_revoked');
+      expectError(await openOn(t.app, 'c'), 401, 'invalid_customer_token', { reason: 'key_revoked' });
       const deadline = Date.now() + 2000;
       let res = await openOn(otherApp, 'd');
       while (res.status === 201 && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
         res = await openOn(otherApp, 'd');
       }
-      expectError(res, 401, 'invalid_customer_token', 'key_revoked');
+      expectError(res, 401, 'invalid_customer_token', { reason: 'key_revoked' });
       // Revoking again answers the revoked key.
       expect(expectStatus(await server(t, setup.sk).delete(`/v1/access/customer_token_keys/${setup.key.id}`), 200).data.status).toBe('revoked');
     } finally {

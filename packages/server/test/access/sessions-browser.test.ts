@@ -23,19 +23,19 @@ describe('browsers (publishable key and customer token)', () => {
     expect(session.customer).toBe('viewer-1');
     const tokenKey = (await sessionRow(t, session.id)).token_key_id;
     expect(tokenKey).toBe(e.key.id);
-    expectError(await browser(t, e.pk, kenya, 'https://www.watch.example.com').post('/v1/access/sessions', body), 403, 'access_denied', 'domain_not_allowed');
-    expectError(await browser(t, e.pk, kenya).post('/v1/access/sessions', body), 403, 'access_denied', 'domain_not_allowed');
-    expectError(await browser(t, e.pk, uganda, 'https://watch.example.com').post('/v1/access/sessions', body), 403, 'access_denied', 'country_not_allowed');
-    expectError(await browser(t, e.pk, e.token, 'https://watch.example.com').post('/v1/access/sessions', body), 403, 'access_denied', 'country_not_allowed');
+    expectError(await browser(t, e.pk, kenya, 'https://www.watch.example.com').post('/v1/access/sessions', body), 403, 'access_denied', { reason: 'domain_not_allowed' });
+    expectError(await browser(t, e.pk, kenya).post('/v1/access/sessions', body), 403, 'access_denied', { reason: 'domain_not_allowed' });
+    expectError(await browser(t, e.pk, uganda, 'https://watch.example.com').post('/v1/access/sessions', body), 403, 'access_denied', { reason: 'country_not_allowed' });
+    expectError(await browser(t, e.pk, e.token, 'https://watch.example.com').post('/v1/access/sessions', body), 403, 'access_denied', { reason: 'country_not_allowed' });
     // A browser cannot claim a country or a domain in the body.
     const claimed = await browser(t, e.pk, uganda, 'https://watch.example.com').post('/v1/access/sessions', { ...body, country: 'KE' });
-    expectError(claimed, 403, 'access_denied', 'country_not_allowed');
+    expectError(claimed, 403, 'access_denied', { reason: 'country_not_allowed' });
   });
 
   it('opens only for the token\'s own customer', async () => {
     const e = await entitled(t);
     const stranger = await signToken(t, e.key, { sub: 'viewer-2' });
-    expectError(await browser(t, e.pk, stranger).post('/v1/access/sessions', { resource: e.stream.id, device_id: 'd' }), 403, 'access_denied', 'no_entitlement');
+    expectError(await browser(t, e.pk, stranger).post('/v1/access/sessions', { resource: e.stream.id, device_id: 'd' }), 403, 'access_denied', { reason: 'no_entitlement' });
   });
 });
 

@@ -70,7 +70,7 @@ describe('ending (state table)', () => {
     expect(ended).toMatchObject({ id: opened.id, state: 'ended', ended_reason: 'client', grant: null });
     expect(ended.ended_at).toEqual(expect.any(String));
     const res = await e.heartbeat(opened.id);
-    expectError(res, 403, 'session_ended', 'client');
+    expectError(res, 403, 'session_ended', { reason: 'client' });
     expect(res.body.error.type).toBe('permission_error');
     expect(expectStatus(await e.end(opened.id), 200).data).toEqual(ended);
     // The slot is free again.
@@ -103,13 +103,13 @@ describe('ending (state table)', () => {
     expectStatus(await e.heartbeat(lively.id), 200);
     advance(t, 31_000);
     // 91 s after the last heartbeat: the heartbeat itself finds the session lapsed.
-    expectError(await e.heartbeat(late.id), 403, 'session_ended', 'missed_heartbeats');
+    expectError(await e.heartbeat(late.id), 403, 'session_ended', { reason: 'missed_heartbeats' });
     // The sweep covers every tenant: sessions of earlier tests lapse here too.
     expect(await endMissedHeartbeats(accessDeps(t.ctx))).toBeGreaterThanOrEqual(1);
     const row = await sessionRow(t, quiet.id);
     expect(row).toMatchObject({ state: 'ended', ended_reason: 'missed_heartbeats' });
     expect(row.ended_at!.toISOString()).toBe(quiet.expires_at);
-    expectError(await e.heartbeat(quiet.id), 403, 'session_ended', 'missed_heartbeats');
+    expectError(await e.heartbeat(quiet.id), 403, 'session_ended', { reason: 'missed_heartbeats' });
     expectStatus(await e.heartbeat(lively.id), 200);
     expect(await endMissedHeartbeats(accessDeps(t.ctx))).toBe(0);
   });
@@ -126,8 +126,8 @@ describe('ending (state table)', () => {
     const opened = expectStatus(await e.openFor('d'), 201).data;
     const path = `/v1/access/entitlements/${e.entitlement.id}`;
     expectStatus(await (action === 'revoke' ? server(t, e.sk).delete(path) : server(t, e.sk).post(`${path}/suspend`)), 200);
-    expectError(await e.heartbeat(opened.id), 403, 'session_ended', 'entitlement_inactive');
-    expectError(await e.openFor('d'), 403, 'access_denied', action === 'revoke' ? 'revoked' : 'suspended');
+    expectError(await e.heartbeat(opened.id), 403, 'session_ended', { reason: 'entitlement_inactive' });
+    expectError(await e.openFor('d'), 403, 'access_denied', { reason: action === 'revoke' ? 'revoked' : 'suspended' });
   });
 
   it('active → ended, reason entitlement_inactive, when the entitlement expires (before and after the expiry sweep)', async () => {
@@ -138,10 +138,10 @@ describe('ending (state table)', () => {
     advance(t, 30_000);
     expectStatus(await e.heartbeat(first.id), 200);
     advance(t, 31_000);
-    expectError(await e.heartbeat(first.id), 403, 'session_ended', 'entitlement_inactive');
+    expectError(await e.heartbeat(first.id), 403, 'session_ended', { reason: 'entitlement_inactive' });
     expect(await expireDueEntitlements(accessDeps(t.ctx))).toBeGreaterThanOrEqual(1);
     expect(await sessionRow(t, second.id)).toMatchObject({ state: 'ended', ended_reason: 'entitlement_inactive' });
-    expectError(await e.heartbeat(second.id), 403, 'session_ended', 'entitlement_inactive');
+    expectError(await e.heartbeat(second.id), 403, 'session_ended', { reason: 'entitlement_inactive' });
   });
 
   it('a browser heartbeat is checked against the customer token: an expired token fails and the session lapses', async () => {
@@ -152,17 +152,17 @@ describe('ending (state table)', () => {
     advance(t, 30_000);
     expectStatus(await browser(t, e.pk, shortLived).post(`/v1/access/sessions/${opened.id}/heartbeat`), 200);
     advance(t, 100_000);
-    expectError(await browser(t, e.pk, shortLived).post(`/v1/access/sessions/${opened.id}/heartbeat`), 401, 'invalid_customer_token', 'token_expired');
+    expectError(await browser(t, e.pk, shortLived).post(`/v1/access/sessions/${opened.id}/heartbeat`), 401, 'invalid_customer_token', { reason: 'token_expired' });
     expect(await endMissedHeartbeats(accessDeps(t.ctx))).toBeGreaterThanOrEqual(1);
     const fresh = await signToken(t, e.key);
-    expectError(await browser(t, e.pk, fresh).post(`/v1/access/sessions/${opened.id}/heartbeat`), 403, 'session_ended', 'missed_heartbeats');
+    expectError(await browser(t, e.pk, fresh).post(`/v1/access/sessions/${opened.id}/heartbeat`), 403, 'session_ended', { reason: 'missed_heartbeats' });
   });
 
   it('revoking the customer token key refuses heartbeats signed with it, but keeps issued links playing', async () => {
     const e = await entitled(t);
     const opened = expectStatus(await browser(t, e.pk, e.token).post('/v1/access/sessions', { resource: e.stream.id, device_id: 'd' }), 201).data;
     expectStatus(await server(t, e.sk).delete(`/v1/access/customer_token_keys/${e.key.id}`), 200);
-    expectError(await browser(t, e.pk, e.token).post(`/v1/access/sessions/${opened.id}/heartbeat`), 401, 'invalid_customer_token', 'key_revoked');
+    expectError(await browser(t, e.pk, e.token).post(`/v1/access/sessions/${opened.id}/heartbeat`), 401, 'invalid_customer_token', { reason: 'key_revoked' });
     const url = new URL(opened.grant.sources[0].url);
     expect((await t.http().get(`${url.pathname}${url.search}`)).status).toBe(200);
   });

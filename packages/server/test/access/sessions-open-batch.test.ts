@@ -14,10 +14,14 @@ describe('opens decided in one call', () => {
   async function viewer(limits: Record<string, unknown>) {
     const e = await entitled(t, limits);
     const scope = { tenantId: e.tenant.tenant.id, livemode: false };
-    const row = await t.ctx.db.selectFrom('entitlements').select('limits').where('id', '=', e.entitlement.id).executeTakeFirstOrThrow();
+    const row = await t.ctx.db
+      .selectFrom('entitlements')
+      .select(['status', 'starts_at', 'ends_at', 'limits'])
+      .where('id', '=', e.entitlement.id)
+      .executeTakeFirstOrThrow();
     const item = (device: string): OpenItem => ({
       scope,
-      limits: row.limits as EntitlementLimitsColumn,
+      entitlement: { ...row, limits: row.limits as EntitlementLimitsColumn },
       now: now(t),
       session: {
         id: newId('access_session'),

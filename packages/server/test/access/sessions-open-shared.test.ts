@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { activeSessions, entitled, expectError, expectStatus, now, server, useAccessTestServer } from './access-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useAccessTestServer();
 
@@ -20,7 +21,7 @@ describe('opens arriving together', () => {
 
   it("a show's first opens, all at once, make one playback signing key", async () => {
     const e = await entitled(t);
-    const made = vi.spyOn(t.ctx.videoNetworks.byProvider('simulated'), 'createSigningKey');
+    const made = vi.spyOn(videoNetworksPart.of(t.ctx).byProvider('simulated'), 'createSigningKey');
     try {
       const opened = await Promise.all(Array.from({ length: 10 }, (_, i) => e.openFor(`device-${i}`)));
       for (const res of opened) expectStatus(res, 201);
@@ -44,7 +45,7 @@ describe('opening with a stale cached entitlement', () => {
     const e = await entitled(t);
     expectStatus(await e.openFor('a'), 201);
     await change(e.entitlement.id, { status: 'revoked' });
-    expectError(await e.openFor('b'), 403, 'access_denied', 'revoked');
+    expectError(await e.openFor('b'), 403, 'access_denied', { reason: 'revoked' });
     expect(await activeSessions(t, e.entitlement.id)).toEqual(['a']);
   });
 
@@ -52,7 +53,7 @@ describe('opening with a stale cached entitlement', () => {
     const e = await entitled(t, {}, { ends_at: new Date(now(t).getTime() + 3_600_000).toISOString() });
     expectStatus(await e.openFor('a'), 201);
     await change(e.entitlement.id, { ends_at: new Date(now(t).getTime() - 1000) });
-    expectError(await e.openFor('b'), 403, 'access_denied', 'expired');
+    expectError(await e.openFor('b'), 403, 'access_denied', { reason: 'expired' });
   });
 
   it('applies the limits it holds now, not the cached ones', async () => {

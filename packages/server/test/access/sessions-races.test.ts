@@ -6,9 +6,10 @@ import { CredentialCache } from '../../src/core/auth/credential-cache';
 import { CustomerTokenKeyCache } from '../../src/core/auth/customer-token-keys';
 import { NotificationListener } from '../../src/core/notify';
 import { EntitlementCache } from '../../src/modules/access/entitlements/entitlement-cache';
+import { entitlementCachePart } from '../../src/modules/access';
 import { createDatabase, type Database } from '../../src/db/database';
 import { bearer, type TestServer } from '../harness';
-import { activeSessions, createAccessTestServer, entitled, expectStatus, sessionRow } from './access-fixtures';
+import { activeSessions, useAccessTestServer, entitled, expectStatus, sessionRow } from './access-fixtures';
 
 /**
  * Limits hold under concurrency because opening takes the entitlement's row lock (SELECT … FOR UPDATE) before
@@ -16,27 +17,27 @@ import { activeSessions, createAccessTestServer, entitled, expectStatus, session
  * pool and caches, standing in for another server process on the same database.
  */
 
-let t: TestServer;
+const t = useAccessTestServer();
 let otherApp: Express;
 let otherDb: Database;
 let listener: NotificationListener;
 beforeAll(async () => {
-  t = await createAccessTestServer();
   listener = new NotificationListener(t.databaseUrl, t.ctx.log);
   ({ db: otherDb } = createDatabase(t.databaseUrl, 5));
-  otherApp = createApp({
+  const other = {
     ...t.ctx,
     db: otherDb,
     credentials: new CredentialCache(listener),
     customerTokenKeys: new CustomerTokenKeyCache(listener),
-    entitlementCache: new EntitlementCache(listener),
-  });
+    parts: new Map(t.ctx.parts),
+  };
+  entitlementCachePart.set(other, new EntitlementCache(listener));
+  otherApp = createApp(other);
   await listener.start();
 });
 afterAll(async () => {
   await listener.stop();
   await otherDb.destroy();
-  await t.close();
 });
 
 const statuses = (results: request.Response[]) => results.map((r) => r.status).sort();

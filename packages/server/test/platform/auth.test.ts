@@ -1,24 +1,16 @@
 import { createHash } from 'node:crypto';
-import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract, type RouteAccess } from '@svc/contract';
 import { routesOf } from '../../src/core/unknown-route';
-import { bearer, createTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { expectError } from '../kit/expect';
+import { bearer, useTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
 
-let t: TestServer;
-beforeAll(async () => {
-  // Failed attempts draw from the client IP's bucket (20 a second by default); this file fails on purpose, often.
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-});
-afterAll(() => t.close());
+// Failed attempts draw from the client IP's bucket (20 a second by default); this file fails on purpose, often.
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function expectError(res: Response, status: number, code: string, type: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error).toMatchObject({ code, type });
-}
 
 const listKeys = (headers: Record<string, string> = {}) => t.http().get('/v1/keys').set(headers);
 
@@ -40,10 +32,10 @@ const call = (route: (typeof keyRoutes)[number], headers: Record<string, string>
 describe('API keys', () => {
   it('answers 401 api_key_missing without a key, in the common error shape', async () => {
     const res = await listKeys();
-    expectError(res, 401, 'api_key_missing', 'authentication_error');
+    expectError(res, 401, 'api_key_missing', { type: 'authentication_error' });
     expect(res.body.error.request_id).toBe(res.headers['request-id']);
     expect(res.body.error.doc_url).toMatch(/\/docs\/errors#api_key_missing$/);
-    expectError(await listKeys({ authorization: 'Bearer ' }), 401, 'api_key_missing', 'authentication_error');
+    expectError(await listKeys({ authorization: 'Bearer ' }), 401, 'api_key_missing', { type: 'authentication_error' });
   });
 
   it.each([
@@ -54,11 +46,11 @@ describe('API keys', () => {
     `Bearer sk_test_${'a'.repeat(41)}`,
     `Bearer sk_test_${'a'.repeat(39)}!`,
   ])('answers 401 api_key_invalid to the malformed %s', async (authorization) => {
-    expectError(await listKeys({ authorization }), 401, 'api_key_invalid', 'authentication_error');
+    expectError(await listKeys({ authorization }), 401, 'api_key_invalid', { type: 'authentication_error' });
   });
 
   it('answers 401 api_key_invalid to a well-formed key nobody issued', async () => {
-    expectError(await listKeys(bearer(`sk_test_${'A'.repeat(40)}`)), 401, 'api_key_invalid', 'authentication_error');
+    expectError(await listKeys(bearer(`sk_test_${'A'.repeat(40)}`)), 401, 'api_key_invalid', { type: 'authentication_error' });
   });
 
   it('takes keys of both environments, with any case of Bearer', async () => {
@@ -74,7 +66,7 @@ describe('API keys', () => {
     const key = await createKey(keys.test.secret, { type: 'secret', expires_at: new Date(expiresAt).toISOString() });
     expect((await listKeys(bearer(key.secret))).status).toBe(200);
     await sleep(expiresAt - Date.now() + 50);
-    expectError(await listKeys(bearer(key.secret)), 401, 'api_key_expired', 'authentication_error');
+    expectError(await listKeys(bearer(key.secret)), 401, 'api_key_expired', { type: 'authentication_error' });
   });
 
   it('tells expired from revoked keys read from the database', async () => {
@@ -83,8 +75,8 @@ describe('API keys', () => {
     const revoked = await createKey(keys.test.secret, { type: 'secret' });
     await t.ctx.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', expired.id).execute();
     await t.ctx.db.updateTable('api_keys').set({ revoked_at: new Date() }).where('id', '=', revoked.id).execute();
-    expectError(await listKeys(bearer(expired.secret)), 401, 'api_key_expired', 'authentication_error');
-    expectError(await listKeys(bearer(revoked.secret)), 401, 'api_key_revoked', 'authentication_error');
+    expectError(await listKeys(bearer(expired.secret)), 401, 'api_key_expired', { type: 'authentication_error' });
+    expectError(await listKeys(bearer(revoked.secret)), 401, 'api_key_revoked', { type: 'authentication_error' });
   });
 });
 
@@ -92,9 +84,9 @@ describe('credential kinds and scopes', () => {
   it('refuses publishable keys on every keys route with 403 insufficient_permissions', async () => {
     const { keys } = await t.tenant();
     for (const route of keyRoutes) {
-      expectError(await call(route, {}), 401, 'api_key_missing', 'authentication_error');
-      expectError(await call(route, { 'svc-publishable-key': keys.test.publishable }), 403, 'insufficient_permissions', 'permission_error');
-      expectError(await call(route, bearer(keys.live.publishable)), 403, 'insufficient_permissions', 'permission_error');
+      expectError(await call(route, {}), 401, 'api_key_missing', { type: 'authentication_error' });
+      expectError(await call(route, { 'svc-publishable-key': keys.test.publishable }), 403, 'insufficient_permissions', { type: 'permission_error' });
+      expectError(await call(route, bearer(keys.live.publishable)), 403, 'insufficient_permissions', { type: 'permission_error' });
     }
   });
 
@@ -103,7 +95,7 @@ describe('credential kinds and scopes', () => {
     const other = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write', 'streams:read'] });
     for (const route of keyRoutes) {
       const res = await call(route, bearer(other.secret));
-      expectError(res, 403, 'missing_scope', 'permission_error');
+      expectError(res, 403, 'missing_scope', { type: 'permission_error' });
       expect(res.body.error.details).toEqual({ required_scope: route.scope });
     }
     expect(new Set(keyRoutes.map((r) => r.scope))).toEqual(new Set(['platform:read', 'platform:write']));
@@ -114,7 +106,7 @@ describe('credential kinds and scopes', () => {
     const reader = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:read'] });
     expect((await listKeys(bearer(reader.secret))).status).toBe(200);
     const write = await t.http().post('/v1/keys').set(bearer(reader.secret)).send({ type: 'publishable' });
-    expectError(write, 403, 'missing_scope', 'permission_error');
+    expectError(write, 403, 'missing_scope', { type: 'permission_error' });
     expect(write.body.error.details).toEqual({ required_scope: 'platform:write' });
   });
 
@@ -131,7 +123,7 @@ describe('IP allowlist', () => {
     const { keys } = await t.tenant();
     const key = await createKey(keys.test.secret, { type: 'secret', ip_allowlist: ['10.0.0.0/8', '192.168.1.1'] });
     const res = await listKeys(bearer(key.secret));
-    expectError(res, 403, 'ip_not_allowed', 'permission_error');
+    expectError(res, 403, 'ip_not_allowed', { type: 'permission_error' });
   });
 
   it.each([[['127.0.0.1']], [['::ffff:127.0.0.1']], [['127.0.0.0/8']], [['10.0.0.1', '127.0.0.1']]])(
@@ -151,13 +143,13 @@ describe('operator routes', () => {
     ['a prefix of the token', bearer(OPERATOR_TOKEN.slice(0, -1))],
   ])('refuse %s with 401 operator_token_invalid', async (_name, headers) => {
     const res = await t.http().get('/v1/operator/tenants').set(headers);
-    expectError(res, 401, 'operator_token_invalid', 'authentication_error');
+    expectError(res, 401, 'operator_token_invalid', { type: 'authentication_error' });
   });
 
   it('refuse tenant keys', async () => {
     const { keys } = await t.tenant();
-    expectError(await t.http().get('/v1/operator/tenants').set(bearer(keys.test.secret)), 401, 'operator_token_invalid', 'authentication_error');
-    expectError(await t.http().get('/v1/operator/tenants').set(bearer(keys.live.secret)), 401, 'operator_token_invalid', 'authentication_error');
+    expectError(await t.http().get('/v1/operator/tenants').set(bearer(keys.test.secret)), 401, 'operator_token_invalid', { type: 'authentication_error' });
+    expectError(await t.http().get('/v1/operator/tenants').set(bearer(keys.live.secret)), 401, 'operator_token_invalid', { type: 'authentication_error' });
     expect((await t.http().get('/v1/operator/tenants').set(t.operator)).status).toBe(200);
   });
 });

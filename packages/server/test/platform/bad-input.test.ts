@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract, ERROR_CATALOGUE, ID_PREFIXES, type ObjectType, type RouteAccess } from '@svc/contract';
 import { newId } from '../../src/core/ids';
 import { routesOf } from '../../src/core/unknown-route';
-import { createTenant } from '../../src/modules/tenants/tenants.service';
+import { createTenant } from '../../src/modules/platform/tenants/tenants.service';
 import { createTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
 import { elementOf, fieldsOf, isZod, kindOf, sample } from './zod-samples';
 

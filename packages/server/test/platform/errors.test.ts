@@ -3,18 +3,17 @@ import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE, type ErrorCode } from '@svc/contract';
 import { newId } from '../../src/core/ids';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 
-let t: TestServer;
+const t = useTestServer();
 let secret: string;
 beforeAll(async () => {
-  t = await createTestServer();
   secret = (await t.tenant('Errors')).keys.test.secret;
 });
-afterAll(() => t.close());
 
 /** The spec's error shape: every field present, `request_id` the response's own, `doc_url` the code's entry. */
-function expectError(res: Response, status: number, code: ErrorCode) {
+/** The whole error object of a catalogued code: type, message, request id, doc link, param. */
+function expectCatalogued(res: Response, status: number, code: ErrorCode) {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const error = res.body.error;
@@ -32,12 +31,12 @@ function expectError(res: Response, status: number, code: ErrorCode) {
 describe('error body', () => {
   it('has type, code, message, param, details, request_id and doc_url on an authentication error', async () => {
     const res = await t.http().get('/v1/keys');
-    expectError(res, 401, 'api_key_missing');
+    expectCatalogued(res, 401, 'api_key_missing');
   });
 
   it('links doc_url to an entry that the errors page has', async () => {
     const res = await t.http().get('/v1/nowhere');
-    const error = expectError(res, 404, 'route_not_found');
+    const error = expectCatalogued(res, 404, 'route_not_found');
     const page = await t.http().get(new URL(error.doc_url).pathname);
     expect(page.status).toBe(200);
     expect(page.text).toContain('id="route_not_found"');
@@ -51,7 +50,7 @@ describe('validation', () => {
       .post('/v1/operator/tenants')
       .set(t.operator)
       .send({ name: '', rate_limits: { secret: 0 } });
-    const error = expectError(res, 422, 'validation_failed');
+    const error = expectCatalogued(res, 422, 'validation_failed');
     expect(Object.keys(error.details!).sort()).toEqual(['name', 'rate_limits.secret']);
     for (const messages of Object.values(error.details!)) {
       expect(Array.isArray(messages)).toBe(true);
@@ -66,19 +65,19 @@ describe('validation', () => {
       .post('/v1/operator/tenants')
       .set(t.operator)
       .send({ name: 'Meta', metadata: { colour: 'x'.repeat(501) } });
-    const error = expectError(res, 422, 'validation_failed');
+    const error = expectCatalogued(res, 422, 'validation_failed');
     expect(Object.keys(error.details!)).toEqual(['metadata.colour']);
   });
 
   it('keys query violations by the parameter name', async () => {
     const res = await t.http().get('/v1/keys?per_page=0').set(bearer(secret));
-    const error = expectError(res, 422, 'validation_failed');
+    const error = expectCatalogued(res, 422, 'validation_failed');
     expect(Object.keys(error.details!)).toEqual(['per_page']);
   });
 
   it('answers 422 when a JSON body is not an object', async () => {
     const res = await t.http().post('/v1/operator/tenants').set(t.operator).set('content-type', 'application/json').send('[1,2]');
-    expectError(res, 422, 'validation_failed');
+    expectCatalogued(res, 422, 'validation_failed');
   });
 });
 
@@ -90,7 +89,7 @@ describe('request framing', () => {
       .set(t.operator)
       .set('content-type', 'application/json')
       .send('{"name": "unterminated');
-    expectError(res, 400, 'malformed_json');
+    expectCatalogued(res, 400, 'malformed_json');
   });
 
   it('answers a body over 1 MB with 413 body_too_large', async () => {
@@ -100,7 +99,7 @@ describe('request framing', () => {
       .set(t.operator)
       .set('content-type', 'application/json')
       .send(JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 1) }));
-    expectError(res, 413, 'body_too_large');
+    expectCatalogued(res, 413, 'body_too_large');
   });
 
   it('reads a body just under 1 MB (and then validates it)', async () => {
@@ -110,7 +109,7 @@ describe('request framing', () => {
       .set(t.operator)
       .set('content-type', 'application/json')
       .send(JSON.stringify({ name: 'x'.repeat(1000 * 1000) }));
-    const error = expectError(res, 422, 'validation_failed');
+    const error = expectCatalogued(res, 422, 'validation_failed');
     expect(Object.keys(error.details!)).toEqual(['name']);
   });
 
@@ -121,53 +120,53 @@ describe('request framing', () => {
       .set(t.operator)
       .set('content-type', 'application/json; charset=latin1')
       .send('{"name":"x"}');
-    expectError(res, 415, 'unsupported_media_type');
+    expectCatalogued(res, 415, 'unsupported_media_type');
   });
 
   it('answers a body that is not JSON with 415 unsupported_media_type', async () => {
     const res = await t.http().post('/v1/operator/tenants').set(t.operator).set('content-type', 'text/plain').send('name=x');
-    expectError(res, 415, 'unsupported_media_type');
+    expectCatalogued(res, 415, 'unsupported_media_type');
   });
 });
 
 describe('routing', () => {
   it('answers an unknown path with 404 route_not_found', async () => {
     const res = await t.http().get('/v1/no-such-thing').set(bearer(secret));
-    const error = expectError(res, 404, 'route_not_found');
+    const error = expectCatalogued(res, 404, 'route_not_found');
     expect(error.message).toContain('/v1/no-such-thing');
   });
 
   it('answers an unknown path under a known prefix with 404 route_not_found', async () => {
-    expectError(await t.http().get('/v1/keys/key_x/roll/extra'), 404, 'route_not_found');
-    expectError(await t.http().get('/docs/assets/no-such-file.js'), 404, 'route_not_found');
+    expectCatalogued(await t.http().get('/v1/keys/key_x/roll/extra'), 404, 'route_not_found');
+    expectCatalogued(await t.http().get('/docs/assets/no-such-file.js'), 404, 'route_not_found');
   });
 
   it('answers a wrong method on an existing path with 405 and an Allow header', async () => {
     const res = await t.http().put('/v1/keys').set(bearer(secret)).send({});
-    expectError(res, 405, 'method_not_allowed');
+    expectCatalogued(res, 405, 'method_not_allowed');
     expect(res.headers.allow!.split(', ').sort()).toEqual(['GET', 'POST']);
   });
 
   it('lists the methods of a parameterised path in Allow', async () => {
     const res = await t.http().put('/v1/keys/key_abc').set(bearer(secret));
-    expectError(res, 405, 'method_not_allowed');
+    expectCatalogued(res, 405, 'method_not_allowed');
     expect(res.headers.allow!.split(', ').sort()).toEqual(['DELETE', 'GET']);
 
     const roll = await t.http().get('/v1/keys/key_abc/roll').set(bearer(secret));
-    expectError(roll, 405, 'method_not_allowed');
+    expectCatalogued(roll, 405, 'method_not_allowed');
     expect(roll.headers.allow).toBe('POST');
   });
 
   it('answers an ID with another prefix with 404 resource_not_found', async () => {
     const res = await t.http().get('/v1/operator/tenants/ls_abc').set(t.operator);
-    const error = expectError(res, 404, 'resource_not_found');
+    const error = expectCatalogued(res, 404, 'resource_not_found');
     expect(error.param).toBe('id');
     expect(error.message).toContain('ls_abc');
   });
 
   it('answers an unknown ID of the right prefix with 404 resource_not_found', async () => {
     const res = await t.http().get(`/v1/operator/tenants/${newId('tenant')}`).set(t.operator);
-    expectError(res, 404, 'resource_not_found');
+    expectCatalogued(res, 404, 'resource_not_found');
   });
 });
 
@@ -181,7 +180,7 @@ describe('unexpected failures', () => {
     } finally {
       await sql`alter table tenants_moved_away rename to tenants`.execute(t.ctx.db);
     }
-    const error = expectError(res, 500, 'internal_error');
+    const error = expectCatalogued(res, 500, 'internal_error');
     expect(error).not.toHaveProperty('stack');
     const text = JSON.stringify(res.body);
     expect(text).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules/);
@@ -202,7 +201,7 @@ describe('unexpected failures', () => {
     } finally {
       await sql`alter table api_keys_moved_away rename to api_keys`.execute(t.ctx.db);
     }
-    expectError(res, 500, 'internal_error');
+    expectCatalogued(res, 500, 'internal_error');
     expect(JSON.stringify(res.body)).not.toContain('api_keys');
   });
 });

@@ -4,19 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isIdOf, newId } from '../../src/core/ids';
 import { MAX_INPUT_DEPTH } from '../../src/core/input-guard';
 import { browser, entitled, expectError, grant, signToken } from '../access/access-fixtures';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 
 /**
  * One regression test per fault the bad-input sweep (`bad-input.test.ts`) found: each answered `500` before.
  */
 
-let t: TestServer;
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
 let secret: string;
 beforeAll(async () => {
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
   secret = (await t.tenant('Hardening')).keys.test.secret;
 });
-afterAll(() => t.close());
 
 /** A raw request over a socket, so the path reaches Express exactly as written. */
 async function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
@@ -84,9 +82,9 @@ describe('text holding U+0000 (PostgreSQL cannot store it)', () => {
     const header = Buffer.from(JSON.stringify({ alg: 'HS256', kid: 'ctk_\u0000' })).toString('base64url');
     const forged = `${header}.${Buffer.from('{"sub":"x"}').toString('base64url')}.AAAA`;
     const body = { resource: e.stream.id, device_id: 'd' };
-    expectError(await browser(t, e.pk, forged).post('/v1/access/sessions', body), 401, 'invalid_customer_token', 'unknown_key');
+    expectError(await browser(t, e.pk, forged).post('/v1/access/sessions', body), 401, 'invalid_customer_token', { reason: 'unknown_key' });
     const nulSub = await signToken(t, e.key, { sub: 'viewer\u0000' });
-    expectError(await browser(t, e.pk, nulSub).post('/v1/access/sessions', body), 401, 'invalid_customer_token', 'invalid_claims');
+    expectError(await browser(t, e.pk, nulSub).post('/v1/access/sessions', body), 401, 'invalid_customer_token', { reason: 'invalid_claims' });
   });
 
   it('in a playback token\'s kid is 401 invalid_playback_token', async () => {
@@ -94,7 +92,7 @@ describe('text holding U+0000 (PostgreSQL cannot store it)', () => {
     const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'psk_\u0000' })).toString('base64url');
     const token = `${header}.${Buffer.from('{"sub":"x"}').toString('base64url')}.AAAA`;
     const res = await t.http().get(`/v1/streams/playback/${stream.playback_ids[0].id}.m3u8?token=${token}`);
-    expectError(res, 401, 'invalid_playback_token', 'unknown_key');
+    expectError(res, 401, 'invalid_playback_token', { reason: 'unknown_key' });
   });
 });
 

@@ -3,13 +3,9 @@ import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
 import { createLogger } from '../../src/logger';
-import { bearer, createTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { bearer, useTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 /** The app with the production logger at `trace`, writing into an array. */
 function appWithLog() {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -13,17 +13,16 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
-let t: TestServer;
+const t = useTestServer();
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  t = await createTestServer();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Clips'));
 });
-afterAll(() => t.close());
 
 const clip = (assetId: string, body: object) => api.post(`/v1/streams/assets/${assetId}/clips`, body);
 const counts = async () => ({
@@ -70,10 +69,10 @@ describe('POST /v1/streams/assets/{id}/clips', () => {
     const source = await readyAsset(t, keys.test.secret, 60);
     const preparing = await createAsset(t, keys.test.secret);
     const before = await counts();
-    expectError(await clip(source.id, { start_time: 0, end_time: 10, aspect: '9:16' }), 422, 'aspect_not_supported', 'aspect');
-    expectError(await clip(preparing.id, { start_time: 0, end_time: 10, aspect: '9:16' }), 422, 'aspect_not_supported', 'aspect');
+    expectError(await clip(source.id, { start_time: 0, end_time: 10, aspect: '9:16' }), 422, 'aspect_not_supported', { param: 'aspect' });
+    expectError(await clip(preparing.id, { start_time: 0, end_time: 10, aspect: '9:16' }), 422, 'aspect_not_supported', { param: 'aspect' });
     expect(await counts()).toEqual(before);
-    expectError(await clip(source.id, { start_time: 0, end_time: 10, aspect: '16:9' }), 422, 'validation_failed', 'aspect');
+    expectError(await clip(source.id, { start_time: 0, end_time: 10, aspect: '16:9' }), 422, 'validation_failed', { param: 'aspect' });
   });
 
   it('refuses a preparing or errored asset with 409 asset_not_ready', async () => {
@@ -97,18 +96,18 @@ describe('POST /v1/streams/assets/{id}/clips', () => {
   ])('refuses %s (422)', async (_why, body, param) => {
     const source = await readyAsset(t, keys.test.secret, 60);
     const before = await counts();
-    expectError(await clip(source.id, body), 422, 'validation_failed', param);
+    expectError(await clip(source.id, body), 422, 'validation_failed', { param: param });
     expect(await counts()).toEqual(before);
   });
 
   it('answers 422 provider_rejected and creates nothing when the network refuses the cut', async () => {
     const source = await readyAsset(t, keys.test.secret, 60);
     const before = await counts();
-    t.ctx.videoNetworks.use(new FailingClipNetwork(t.ctx.config.baseUrl));
+    videoNetworksPart.of(t.ctx).use(new FailingClipNetwork(t.ctx.config.baseUrl));
     try {
       expectError(await clip(source.id, { start_time: 0, end_time: 5 }), 422, 'provider_rejected');
     } finally {
-      t.ctx.videoNetworks.use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
+      videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
     }
     expect(await counts()).toEqual(before);
   });

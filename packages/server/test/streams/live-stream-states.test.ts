@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import { reconnectWindowJob, sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { client, createStream, drive, expectError, expectStatus, simulate, streamEvents } from './live-fixtures';
 
-let t: TestServer;
+const t = useTestServer();
 let tenantId: string;
 let key: string;
 beforeAll(async () => {
-  t = await createTestServer();
   // The reconnect window is a real pg-boss job here.
   t.ctx.jobs.register(reconnectWindowJob(streamsDeps(t.ctx)));
   await t.ctx.jobs.start();
@@ -16,7 +15,6 @@ beforeAll(async () => {
   tenantId = created.tenant.id;
   key = created.keys.test.secret;
 });
-afterAll(() => t.close());
 
 const action = (id: string, verb: string) => client(t, key).post(`/v1/streams/live_streams/${id}/${verb}`);
 
@@ -150,15 +148,15 @@ describe('state table, driven by the test helper', () => {
 
   it('checks the presented stream key on every report', async () => {
     const s = await createStream(t, key);
-    expectError(await simulate(t, key, s.id, { event: 'connected', stream_key: 'wrong' }), 409, 'stream_key_rejected', 'stream_key');
+    expectError(await simulate(t, key, s.id, { event: 'connected', stream_key: 'wrong' }), 409, 'stream_key_rejected', { param: 'stream_key' });
     expect(expectStatus(await simulate(t, key, s.id, { event: 'connected', stream_key: s.ingest.stream_key }), 200).data.status).toBe('connecting');
     expectError(await simulate(t, key, s.id, { event: 'active', stream_key: 'wrong' }), 409, 'stream_key_rejected');
   });
 
   it('validates the helper body', async () => {
     const s = await createStream(t, key);
-    expectError(await simulate(t, key, s.id, { event: 'exploded' }), 422, 'validation_failed', 'event');
-    expectError(await client(t, key).post(`/v1/test_helpers/live_streams/${s.id}/simulate`, {}), 422, 'validation_failed', 'event');
+    expectError(await simulate(t, key, s.id, { event: 'exploded' }), 422, 'validation_failed', { param: 'event' });
+    expectError(await client(t, key).post(`/v1/test_helpers/live_streams/${s.id}/simulate`, {}), 422, 'validation_failed', { param: 'event' });
     expectError(await simulate(t, key, 'ls_01h455vb4pex5vsknk084sn02q', { event: 'connected' }), 404, 'resource_not_found');
   });
 

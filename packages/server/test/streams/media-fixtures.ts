@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
-import type { Response } from 'supertest';
 import { expect } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { VideoNetworkRejection, type ClipInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
-import { QUEUE_NAMES } from '../../src/jobs/queue-names';
+import { cutMomentClipJobType } from '../../src/modules/streams/moments/moment-clips';
 import { mediaDeps } from '../../src/modules/streams/assets/media-deps';
 import { cutMomentClip } from '../../src/modules/streams/moments/cut-moment-clip.job';
 import type { CutMomentClipJob } from '../../src/modules/streams/moments/moment-clips';
-import { createTenant } from '../../src/modules/tenants/tenants.service';
+import { createTenant } from '../../src/modules/platform/tenants/tenants.service';
 import { bearer, type TestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
 
 export type Keys = Awaited<ReturnType<TestServer['tenant']>>['keys'];
 
@@ -36,16 +36,7 @@ export function client(t: TestServer, key: string) {
   };
 }
 
-export function expectError(res: Response, status: number, code: string, param?: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(code);
-  if (param !== undefined) expect(res.body.error.param).toBe(param);
-}
-
-export function expectStatus(res: Response, status: number) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  return res.body;
-}
+export { expectError, expectStatus };
 
 export interface LoggedEvent {
   id: string;
@@ -125,7 +116,7 @@ export interface QueuedClipTry {
 /** Takes the queued clip tries off pg-boss (no worker runs in these tests), earliest first. */
 export async function takeClipTries(t: TestServer): Promise<QueuedClipTry[]> {
   const { rows } = await sql<{ data: CutMomentClipJob; start_after: Date }>`
-    delete from pgboss.job where name = ${QUEUE_NAMES.cutMomentClip} and state = 'created' returning data, start_after`.execute(t.ctx.db);
+    delete from pgboss.job where name = ${cutMomentClipJobType.name} and state = 'created' returning data, start_after`.execute(t.ctx.db);
   return rows.map((r) => ({ data: r.data, startAfter: new Date(r.start_after) })).sort((a, b) => a.startAfter.getTime() - b.startAfter.getTime());
 }
 

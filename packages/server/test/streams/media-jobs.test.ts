@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamsMediaJobs } from '../../src/modules/streams/assets/media-jobs';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -12,20 +12,20 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { finishSimulatedAssetJobType } from '../../src/modules/streams/assets/asset-processing';
+import { jobsRan } from '../kit/jobs';
 
 // The real queue: pg-boss workers run the delayed jobs, as in production.
-let t: TestServer;
+const t = useTestServer({ SVC_SIMULATED_ASSET_DELAY_MS: '300', SVC_CLIP_SETTLE_SECONDS: '0' });
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 
 beforeAll(async () => {
-  t = await createTestServer({ SVC_SIMULATED_ASSET_DELAY_MS: '300', SVC_CLIP_SETTLE_SECONDS: '0' });
   for (const job of streamsMediaJobs(t.ctx)) t.ctx.jobs.register({ ...job, work: { pollingIntervalSeconds: 0.5 } });
   await t.ctx.jobs.start();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Jobs'));
 });
-afterAll(() => t.close());
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -52,7 +52,8 @@ describe('simulated processing by itself (test mode)', () => {
   it('does nothing when the test helper finished the asset first', async () => {
     const asset = await createAsset(t, keys.test.secret);
     expectStatus(await api.post(`/v1/test_helpers/assets/${asset.id}/simulate`, { event: 'errored', error: 'bad file' }), 200);
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The finishing job still runs; it must find the asset finished and change nothing.
+    await jobsRan(t, finishSimulatedAssetJobType, { asset_id: asset.id });
     expect(expectStatus(await api.get(`/v1/streams/assets/${asset.id}`), 200).data).toMatchObject({ status: 'errored', error: 'bad file' });
     expect(typesOf(await eventsOf(t, tenantId, asset.id))).toEqual(['streams.asset.created', 'streams.asset.errored']);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createLiveStream,
@@ -15,7 +15,7 @@ import {
   mediaTenant,
 } from './media-fixtures';
 
-let t: TestServer;
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
@@ -26,7 +26,6 @@ let streamKey: string;
 
 beforeAll(async () => {
   // Refused requests draw from the client IP's bucket; this file sends many on purpose.
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
   ({ keys, tenantId, api } = await mediaTenant(t, 'Owner'));
   const clock = manualClock(t);
 
@@ -52,7 +51,6 @@ beforeAll(async () => {
   await simulateStream(t, keys.test.secret, stream.id, 'disconnected', 'idle');
   t.ctx.clock = undefined;
 });
-afterAll(() => t.close());
 
 /** Every route of assets, uploads, clips and moments, with a valid body, on the objects above. */
 const routes = () =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { createTestServer, type TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import {
   client,
   createLiveStream,
@@ -14,21 +14,20 @@ import {
   type Keys,
   mediaTenant,
 } from './media-fixtures';
+import { videoNetworksPart } from '../../src/modules/streams';
 
-let t: TestServer;
+const t = useTestServer();
 let keys: Keys;
 let tenantId: string;
 let api: ReturnType<typeof client>;
 let clock: ReturnType<typeof manualClock>;
 
 beforeAll(async () => {
-  t = await createTestServer();
   ({ keys, tenantId, api } = await mediaTenant(t, 'Retries'));
 });
-afterAll(() => t.close());
 beforeEach(async () => {
   clock = manualClock(t, new Date('2026-04-01T18:00:00.000Z'));
-  t.ctx.videoNetworks.use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
+  videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
   await takeClipTries(t);
 });
 
@@ -37,7 +36,7 @@ const moment = async (id: string) => expectStatus(await api.get(`/v1/streams/mom
 describe('the moment clip retry schedule', () => {
   it('retries a failing cut after 30 s, 1, 2, 4, 8, 10 and 10 minutes, and fails after the 8th try', async () => {
     const network = new FailingClipNetwork(t.ctx.config.baseUrl);
-    t.ctx.videoNetworks.use(network);
+    videoNetworksPart.of(t.ctx).use(network);
     const stream = await createLiveStream(t, keys.test.secret);
     await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
     clock.advance(60);
@@ -125,7 +124,7 @@ describe('the moment clip retry schedule', () => {
   });
 
   it('stops retrying once the moment is cancelled', async () => {
-    t.ctx.videoNetworks.use(new FailingClipNetwork(t.ctx.config.baseUrl));
+    videoNetworksPart.of(t.ctx).use(new FailingClipNetwork(t.ctx.config.baseUrl));
     const stream = await createLiveStream(t, keys.test.secret);
     await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
     const created = expectStatus(await api.post(`/v1/streams/live_streams/${stream.id}/moments`, { type: 'x', clip_after_s: 5 }), 201).data;

@@ -3,14 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../../src/core/unknown-route';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { client, createStream, drive, eventsOf, expectError, expectStatus, setVideo, simulate } from './live-fixtures';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-});
-afterAll(() => t.close());
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 
 const DUMMY_ID = '01h455vb4pex5vsknk084sn02q';
 /** Every Streams route of the whole API, whichever router declares it (e.g. `POST /v1/streams/playback_tokens` is Access's). */

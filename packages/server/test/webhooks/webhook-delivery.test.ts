@@ -3,17 +3,16 @@ import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '@svc/webhook-verify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_DEFAULTS } from '../../src/modules/webhooks/webhook-worker-deps';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { Receiver } from './receiver';
-import { attemptsOf, createEndpoint, emit, eventually, startWorker, type RunningWorker } from './webhook-helpers';
+import { attemptsOf, createEndpoint, deliveriesSettled, emit, eventually, startWorker, type RunningWorker } from './webhook-helpers';
 
-let t: TestServer;
+const t = useTestServer();
 let w: RunningWorker;
 const receivers: Receiver[] = [];
 const stripe = new Stripe('sk_test_unused');
 
 beforeAll(async () => {
-  t = await createTestServer();
   // The receiver listens on loopback; these tests read its bodies back as if it were a public address.
   w = await startWorker(t, { timeoutMs: 1_000, logsBodyFrom: () => true });
 });
@@ -22,7 +21,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await w.stop();
-  await t.close();
 });
 
 async function receiver(): Promise<Receiver> {
@@ -99,14 +97,14 @@ describe('delivery', () => {
     for (const [i, f] of filters.entries()) await createEndpoint(t, keys.test.secret, { url: r.url(`/${i}`), enabled_events: [f] });
     const [event] = await emit(t, { tenantId: tenant.id, livemode: false }, 'streams.live_stream.created');
     await r.waitFor(4);
-    await new Promise((res) => setTimeout(res, 700));
+    await deliveriesSettled(t);
     expect(r.received.map((x) => x.headers['svc-event-id'])).toEqual(Array(4).fill(event!.id));
     expect(r.received.length).toBe(4);
     const paths = await t.ctx.db.selectFrom('webhook_deliveries').innerJoin('webhook_endpoints as e', 'e.id', 'endpoint_id').select('e.url').where('event_id', '=', event!.id).execute();
     expect(paths.map((p) => new URL(p.url).pathname).sort()).toEqual(['/0', '/1', '/2', '/3']);
     // A live event reaches no test endpoint.
     await emit(t, { tenantId: tenant.id, livemode: true }, 'streams.live_stream.created');
-    await new Promise((res) => setTimeout(res, 700));
+    await deliveriesSettled(t);
     expect(r.received.length).toBe(4);
   });
 
@@ -122,7 +120,7 @@ describe('delivery', () => {
     });
     expect(first).toMatchObject({ attempt: 1, status_code: 500, succeeded: false, response_body: 'boom', error: 'http_500' });
     expect(Date.parse(first!.next_attempt_at as string) - Date.parse(first!.created_at as string)).toBe(60_000);
-    await new Promise((res) => setTimeout(res, 600));
+    await deliveriesSettled(t);
     expect(r.received).toHaveLength(1);
     w.clock.advance(61_000);
     await r.waitFor(2);
@@ -159,7 +157,7 @@ describe('delivery', () => {
     expect(emails[0]!.body).toContain('410 Gone');
     // Nothing more goes to a disabled endpoint, and it cannot be tested or replayed until re-enabled.
     await emit(t, scope, 'streams.asset.ready');
-    await new Promise((res) => setTimeout(res, 600));
+    await deliveriesSettled(t);
     expect(r.received).toHaveLength(1);
     expect((await sendTest(key, endpoint.id)).body.error.code).toBe('webhook_endpoint_disabled');
     const replay = await t.http().post(`/v1/webhook_endpoints/${endpoint.id}/replay`).set(bearer(key)).send({ event_ids: [disabledEvent.id] });
@@ -178,7 +176,7 @@ describe('delivery', () => {
     });
     expect(a).toMatchObject({ status_code: 302, succeeded: false, error: 'redirect_not_followed' });
     expect(a!.next_attempt_at).not.toBeNull();
-    await new Promise((res) => setTimeout(res, 500));
+    await deliveriesSettled(t);
     expect(r.received.map((x) => x.path)).toEqual(['/hook']);
   });
 
@@ -240,7 +238,7 @@ describe('delivery', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    await new Promise((res) => setTimeout(res, 1_000));
+    await deliveriesSettled(t);
     expect(r.received).toHaveLength(0);
   });
 });

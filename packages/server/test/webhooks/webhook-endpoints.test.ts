@@ -1,20 +1,12 @@
-import type { Response } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { createEndpoint } from './webhook-helpers';
+import { expectError } from '../kit/expect';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await createTestServer();
-});
-afterAll(() => t.close());
+const t = useTestServer();
 
 const URL_ = 'http://127.0.0.1:4999/hooks';
 
-function expectError(res: Response, status: number, code: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body.error.code).toBe(code);
-}
 
 describe('POST /v1/webhook_endpoints', () => {
   it('creates an endpoint and shows its whsec_ secret once', async () => {

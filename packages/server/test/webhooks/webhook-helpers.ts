@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import pino from 'pino';
 import { expect } from 'vitest';
 import type { EventType } from '@svc/contract';
 import { emitEvent } from '../../src/core/events/emit-event';
+import { deliverWebhook } from '../../src/modules/webhooks/enqueue-deliveries';
 import { JobQueue } from '../../src/jobs/queue';
 import { WebhookWorker } from '../../src/modules/webhooks/webhook-worker';
 import type { WebhookWorkerDeps } from '../../src/modules/webhooks/webhook-worker-deps';
@@ -76,6 +78,19 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000)
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/**
+ * Waits until no delivery job is due or running: every delivery queued so far was attempted. What a test
+ * expects not to arrive then cannot arrive any more (retries wait for the delivery clock, which only the test moves).
+ */
+export async function deliveriesSettled(t: TestServer): Promise<void> {
+  await eventually(async () => {
+    const { rows } = await sql<{ n: string }>`
+      select count(*) as n from pgboss.job
+      where name = ${deliverWebhook.name} and state in ('created', 'retry', 'active') and start_after <= now()`.execute(t.ctx.db);
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
 }
 
 /** Emits events straight through `emitEvent`, as a product's service would, in one transaction. */

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { verifyWebhook } from '@svc/webhook-verify';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { Receiver } from './receiver';
 import { createEndpoint, emit, startWorker } from './webhook-helpers';
 
-let t: TestServer;
+const t = useTestServer();
 let r: Receiver;
 beforeAll(async () => {
-  t = await createTestServer();
   r = await new Receiver().start();
 });
 afterAll(async () => {
   await r.close();
-  await t.close();
 });
 
 describe('a committed event survives the server stopping before delivery', () => {

@@ -1,14 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, useTestServer, type TestServer } from '../harness';
 import { Receiver } from './receiver';
 import { attemptsOf, createEndpoint, emit, eventually, startWorker, type RunningWorker } from './webhook-helpers';
 
-let t: TestServer;
+const t = useTestServer();
 let w: RunningWorker;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  t = await createTestServer();
   w = await startWorker(t);
 });
 afterEach(async () => {
@@ -16,7 +15,6 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await w.stop();
-  await t.close();
 });
 
 async function setup(enabledEvents = ['*']) {

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer, createTestServer, useTestServer } from '../harness';
 import type { HostResolver } from '../../src/core/outbound/url-policy';
 import { Receiver } from './receiver';
 import { attemptsOf, createEndpoint, emit, eventually, startWorker } from './webhook-helpers';
 
-let t: TestServer;
+const t = useTestServer();
 let r: Receiver;
 beforeAll(async () => {
-  t = await createTestServer();
   r = await new Receiver().start();
 });
 afterAll(async () => {
   await r.close();
-  await t.close();
 });
 
 /** DNS as a table; anything else does not resolve. */

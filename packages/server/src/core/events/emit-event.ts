@@ -1,8 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { EventEnvelope } from '@svc/contract';
 import type { DB } from '../../db/schema';
-import { recordAndDeliver, type PreparedEvent } from '../../modules/webhooks/enqueue-deliveries';
-import type { Notification } from '../../modules/webhooks/webhook-deliveries.repository';
+import { publishEvents, type Notification, type PreparedEvent } from './event-subscribers';
 import type { Scope } from '../scope';
 import { envelopeOf, type EmitEventInput } from './record-event';
 
@@ -15,7 +14,7 @@ export interface EmitOptions {
 }
 
 /**
- * Records an event and queues its webhook deliveries inside the caller's transaction, so the event exists
+ * Records an event (and so queues its webhook deliveries: the webhooks module subscribes) inside the caller's transaction, so the event exists
  * exactly when the state change it describes commits: a rollback emits nothing, a commit loses nothing.
  * Call it from the service that owns the transaction, after the change:
  *
@@ -27,7 +26,7 @@ export interface EmitOptions {
  */
 export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput, options: EmitOptions = {}): Promise<EventEnvelope> {
   const envelope = envelopeOf(scope, event);
-  await recordAndDeliver(trx, [{ scope, envelope, notify: options.notify }]);
+  await publishEvents(trx, [{ scope, envelope, notify: options.notify }]);
   return envelope;
 }
 
@@ -36,5 +35,5 @@ export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitE
  * queues their deliveries, all in one statement plus the deliveries: for writes of many requests made together.
  */
 export async function emitPreparedEvents(trx: Transaction<DB>, events: readonly PreparedEvent[]): Promise<void> {
-  if (events.length > 0) await recordAndDeliver(trx, events);
+  if (events.length > 0) await publishEvents(trx, events);
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../core/context';
-import type { StreamsDeps } from '../streams/streams-deps';
+import { streamsDeps, type StreamsDeps } from '../streams';
+import { entitlementCachePart } from './access-parts';
 import type { EntitlementCache } from './entitlements/entitlement-cache';
 
 /**
@@ -10,10 +11,7 @@ export interface AccessDeps extends StreamsDeps {
   entitlementCache: EntitlementCache;
 }
 
-export const accessDeps = (ctx: Pick<AppContext, 'db' | 'secrets' | 'videoNetworks' | 'clock' | 'entitlementCache'>): AccessDeps => ({
-  db: ctx.db,
-  secrets: ctx.secrets,
-  videoNetworks: ctx.videoNetworks,
-  entitlementCache: ctx.entitlementCache,
-  now: () => (ctx.clock ? ctx.clock() : new Date()),
+export const accessDeps = (ctx: Pick<AppContext, 'db' | 'secrets' | 'parts' | 'clock'>): AccessDeps => ({
+  ...streamsDeps(ctx),
+  entitlementCache: entitlementCachePart.of(ctx),
 });

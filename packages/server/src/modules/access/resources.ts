@@ -2,8 +2,7 @@ import { objectTypeOfId, type AccessResourceType } from '@svc/contract';
 import type { Executor } from '../../db/database';
 import { ApiError } from '../../core/errors';
 import type { Scope } from '../../core/scope';
-import { findAsset, findAssetScopes } from '../streams/assets/assets.repository';
-import { findLiveStream, findLiveStreamScopes } from '../streams/live-streams/live-streams.repository';
+import { playableExists, playableScopes } from '../streams';
 
 /** A live stream or asset an entitlement or session is about. */
 export interface AccessResource {
@@ -31,8 +30,7 @@ export function resourceOf(input: string | { type: AccessResourceType; id: strin
 
 /** `404 resource_not_found` unless the live stream or asset exists in the scope (deleted ones do not). */
 export async function assertResourceExists(db: Executor, scope: Scope, resource: Pick<AccessResource, 'type' | 'id'>): Promise<void> {
-  const row = resource.type === 'ls' ? await findLiveStream(db, scope, resource.id) : await findAsset(db, scope, resource.id);
-  if (!row) throw notFound(resource.id, 'resource.id');
+  if (!(await playableExists(db, scope, resource.type, resource.id))) throw notFound(resource.id, 'resource.id');
 }
 
 /** `404 resource_not_found` for a resource that does not exist in the caller's scope. */
@@ -44,7 +42,7 @@ export const resourceNotFound = (resource: Pick<AccessResource, 'id'>) => notFou
  */
 export async function resourcesExist(db: Executor, refs: ReadonlyArray<{ scope: Scope; resource: Pick<AccessResource, 'type' | 'id'> }>): Promise<boolean[]> {
   const idsOf = (type: AccessResourceType) => [...new Set(refs.filter((r) => r.resource.type === type).map((r) => r.resource.id))];
-  const [streams, assets] = await Promise.all([findLiveStreamScopes(db, idsOf('ls')), findAssetScopes(db, idsOf('ast'))]);
-  const found = new Set([...streams, ...assets].map((r) => `${r.tenant_id}:${r.livemode}:${r.id}`));
+  const playables = await playableScopes(db, { ls: idsOf('ls'), ast: idsOf('ast') });
+  const found = new Set(playables.map((r) => `${r.tenant_id}:${r.livemode}:${r.id}`));
   return refs.map(({ scope, resource }) => found.has(`${scope.tenantId}:${scope.livemode}:${resource.id}`));
 }

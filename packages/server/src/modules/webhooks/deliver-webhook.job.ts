@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { permittedAddresses, UrlRefused } from '../../core/outbound/url-policy';
 import type { JobDefinition } from '../../jobs/queue';
-import { QUEUE_NAMES } from '../../jobs/queue-names';
 import { sendInTransaction } from '../../jobs/send-in-transaction';
-import { deliveryJobs, type DeliverWebhookJob } from './enqueue-deliveries';
+import { deliverWebhook, deliveryJobs, type DeliverWebhookJob } from './enqueue-deliveries';
 import { postWebhook, type PostResult } from './post-webhook';
 import { recordOutcome } from './record-attempt';
 import { failOpenDeliveries, findDeliveriesForAttempt, leaseSlots, type DeliveryForAttempt } from './webhook-deliveries.repository';
@@ -76,7 +75,7 @@ export async function deliverWebhooks(deps: WebhookWorkerDeps, deliveryIds: read
 }
 
 export const deliverWebhookJob = (deps: WebhookWorkerDeps): JobDefinition<DeliverWebhookJob> => ({
-  name: QUEUE_NAMES.deliverWebhook,
+  ...deliverWebhook,
   // Two loops of 5 jobs each (a job holds one event's deliveries): an endpoint receiving every event gets 5
   // at a time from each loop, within its cap of 10 in flight, which the database keeps across processes.
   work: { workers: 2, batchSize: 5, pollingIntervalSeconds: 0.5 },

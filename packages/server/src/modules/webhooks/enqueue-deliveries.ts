@@ -1,15 +1,25 @@
 import type { Transaction } from 'kysely';
-import { eventTypeMatches, type EventEnvelope } from '@svc/contract';
+import { eventTypeMatches } from '@svc/contract';
 import { eventLogRow } from '../../core/events/record-event';
 import type { DB } from '../../db/schema';
 import { newId } from '../../core/ids';
 import type { Scope } from '../../core/scope';
-import { QUEUE_NAMES } from '../../jobs/queue-names';
-import { sendInTransaction, type TransactionalJob } from '../../jobs/send-in-transaction';
-import { insertQueuedDeliveries, recordEventsFindingEndpoints, type NewDelivery, type Notification } from './webhook-deliveries.repository';
+import { z } from 'zod';
+import { defineJob } from '../../jobs/job-definition';
+import { jobOf, sendInTransaction, type TransactionalJob } from '../../jobs/send-in-transaction';
+import type { PreparedEvent } from '../../core/events/event-subscribers';
+import { insertQueuedDeliveries, recordEventsFindingEndpoints, type NewDelivery } from './webhook-deliveries.repository';
 
 /** Deliveries a job attempts; `{deliveryId}` is the form of jobs queued by earlier versions. */
-export type DeliverWebhookJob = { deliveryIds: string[] } | { deliveryId: string };
+export const deliverWebhook = defineJob({
+  name: 'deliver-webhook',
+  version: 2,
+  payload: z.union([z.object({ deliveryIds: z.array(z.string()).min(1) }), z.object({ deliveryId: z.string() })]),
+  retry: { limit: 2 },
+  // A batch's POSTs run at once, each within the 10 s timeout: a job still active after 30 s lost its process.
+  expireInSeconds: 30,
+});
+export type DeliverWebhookJob = z.infer<typeof deliverWebhook.payload>;
 
 /** At most this many deliveries per job, so a large batch still spreads over workers. */
 const DELIVERIES_PER_JOB = 25;
@@ -21,8 +31,7 @@ const DELIVERIES_PER_JOB = 25;
 export function deliveryJobs(ids: readonly string[], startAfter?: number): TransactionalJob[] {
   const jobs: TransactionalJob[] = [];
   for (let i = 0; i < ids.length; i += DELIVERIES_PER_JOB) {
-    const data: DeliverWebhookJob = { deliveryIds: ids.slice(i, i + DELIVERIES_PER_JOB) };
-    jobs.push({ name: QUEUE_NAMES.deliverWebhook, data, ...(startAfter === undefined ? {} : { startAfter }) });
+    jobs.push(jobOf(deliverWebhook, { deliveryIds: ids.slice(i, i + DELIVERIES_PER_JOB) }, startAfter));
   }
   return jobs;
 }
@@ -33,12 +42,6 @@ export async function queueDeliveries(trx: Transaction<DB>, scope: Scope, rows: 
   await sendInTransaction(trx, deliveryJobs(rows.map((r) => r.id)));
 }
 
-/** An event ready to record: its scope, its envelope, and a notification to send with it. */
-export interface PreparedEvent {
-  scope: Scope;
-  envelope: EventEnvelope;
-  notify?: Notification;
-}
 
 /**
  * Records the events and queues one delivery per enabled endpoint of each event's tenant and environment whose

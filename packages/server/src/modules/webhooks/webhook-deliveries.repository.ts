@@ -4,11 +4,9 @@ import type { Executor } from '../../db/database';
 import type { DeliveryState, EventLogTable } from '../../db/events-webhooks.schema';
 import { scoped, type Scope } from '../../core/scope';
 
-/** A `NOTIFY` sent with a write, so it reaches listeners exactly when the write commits. */
-export interface Notification {
-  channel: string;
-  payload: string;
-}
+import type { Notification } from '../../core/events/event-subscribers';
+
+export type { Notification };
 
 /**
  * Writes events to `event_log` and answers, per event, the enabled endpoints of its tenant and environment

@@ -20,7 +20,11 @@ export class WebhookWorker {
   }
 
   register(jobs: JobQueue): void {
-    jobs.register(deliverWebhookJob(this.deps));
+    jobs.register(this.deliverJob());
+  }
+
+  deliverJob() {
+    return deliverWebhookJob(this.deps);
   }
 
   /** After the job queue started. */

@@ -1,4 +1,4 @@
-import type { JobDefinition } from '../../../jobs/queue';
+import { defineJob, schedulePayload, type JobDefinition } from '../../../jobs/job-definition';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
 import { endSessionsOf } from '../sessions/sessions.repository';
@@ -6,6 +6,15 @@ import * as repo from './entitlements.repository';
 import { emitEntitlementEvent } from './entitlements.serializer';
 
 export const EXPIRE_ENTITLEMENTS_QUEUE = 'access-expire-entitlements';
+
+/** The expiry sweep, every minute. */
+export const expireEntitlements = defineJob({
+  name: EXPIRE_ENTITLEMENTS_QUEUE,
+  version: 1,
+  payload: schedulePayload(),
+  retry: { limit: 2 },
+  schedule: '* * * * *',
+});
 
 /** Records one entitlement's expiry if it is still due: safe to run twice, and a later `ends_at` makes it a no-op. */
 async function expireOne(deps: AccessDeps, scope: Scope, id: string, now: Date): Promise<boolean> {
@@ -35,8 +44,7 @@ export async function expireDueEntitlements(deps: AccessDeps): Promise<number> {
 
 /** The expiry sweep, every minute. Reads never show an `active` entitlement past its end meanwhile. */
 export const expireEntitlementsJob = (deps: AccessDeps): JobDefinition => ({
-  name: EXPIRE_ENTITLEMENTS_QUEUE,
-  schedule: '* * * * *',
+  ...expireEntitlements,
   handler: async () => {
     await expireDueEntitlements(deps);
   },

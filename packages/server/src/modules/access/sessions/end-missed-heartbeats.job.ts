@@ -1,8 +1,17 @@
-import type { JobDefinition } from '../../../jobs/queue';
+import { defineJob, schedulePayload, type JobDefinition } from '../../../jobs/job-definition';
 import type { AccessDeps } from '../access-deps';
 import { endAllLapsedSessions } from './sessions.repository';
 
 export const END_MISSED_HEARTBEATS_QUEUE = 'access-end-missed-heartbeats';
+
+/** The missed-heartbeats sweep, every minute. */
+export const endMissedHeartbeatsJobType = defineJob({
+  name: END_MISSED_HEARTBEATS_QUEUE,
+  version: 1,
+  payload: schedulePayload(),
+  retry: { limit: 2 },
+  schedule: '* * * * *',
+});
 
 /** Ends every active session two heartbeats overdue (reason `missed_heartbeats`). Returns how many. */
 export async function endMissedHeartbeats(deps: Pick<AccessDeps, 'db' | 'now'>): Promise<number> {
@@ -20,8 +29,7 @@ export async function endMissedHeartbeats(deps: Pick<AccessDeps, 'db' | 'now'>):
  * the moment it lapses; the sweep records it for sessions nobody touches again.
  */
 export const endMissedHeartbeatsJob = (deps: Pick<AccessDeps, 'db' | 'now'>): JobDefinition => ({
-  name: END_MISSED_HEARTBEATS_QUEUE,
-  schedule: '* * * * *',
+  ...endMissedHeartbeatsJobType,
   handler: async () => {
     await endMissedHeartbeats(deps);
   },

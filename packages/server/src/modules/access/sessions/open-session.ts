@@ -89,7 +89,7 @@ async function openUnderLock(
 ): Promise<void> {
   let entitlement = decided;
   for (let attempt = 1; ; attempt++) {
-    const refusal = await openInBatch(deps.db, { scope, session: { ...session, entitlement_id: entitlement.id }, limits: entitlement.limits, now });
+    const refusal = await openInBatch(deps.db, { scope, session: { ...session, entitlement_id: entitlement.id }, entitlement, now });
     if (refusal === null) return;
     if (refusal !== 'entitlement_changed') throw limitRefused(refusal, entitlement);
     const current = await findEntitlement(deps.db, scope, entitlement.id);

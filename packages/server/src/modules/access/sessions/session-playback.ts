@@ -3,12 +3,7 @@ import type { AccessSessionRow } from '../../../db/access.schema';
 import { ApiError } from '../../../core/errors';
 import { InFlight } from '../../../core/in-flight';
 import type { Scope } from '../../../core/scope';
-// Assets answer `assertPlayable` through the owner this module registers.
-import '../../streams/assets/asset-playback-owner';
-import { ownerOf, type Playable } from '../../streams/playback-ids/playback-owners';
-import { listPlaybackIdRefs, type PlaybackIdRef } from '../../streams/playback-ids/playback-ids.repository';
-import { linkForPlayable } from '../../streams/playback-ids/playback-ids.service';
-import { signPlaybackToken } from '../../streams/playback-ids/playback-tokens';
+import { linkForPlayable, ownerOf, playbackIdRefsOf, signPlaybackToken, type Playable, type PlaybackIdRef } from '../../streams';
 import type { AccessDeps } from '../access-deps';
 import type { AccessResource } from '../resources';
 
@@ -49,7 +44,7 @@ function readResourcePlayback(deps: AccessDeps, scope: Scope, resource: AccessRe
   return reading.run(key, () =>
     Promise.allSettled([
       ownerOf(resource.id).assertPlayable(deps.db, scope, resource.id),
-      listPlaybackIdRefs(deps.db, scope, [resource.id]).then((m) => m.get(resource.id) ?? []),
+      playbackIdRefsOf(deps, scope, [resource.id]).then((m) => m.get(resource.id) ?? []),
     ]).then(([playable, refs]) => ({ playable, refs })),
   );
 }

@@ -1,7 +1,7 @@
 import type { SessionEndReason } from '@svc/contract';
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../../db/database';
-import type { AccessSessionRow, AccessSessionsTable, EntitlementLimitsColumn } from '../../../db/access.schema';
+import type { AccessSessionRow, AccessSessionsTable, EntitlementRow } from '../../../db/access.schema';
 import { scoped, type Scope } from '../../../core/scope';
 
 export type NewAccessSession = Omit<Insertable<AccessSessionsTable>, 'tenant_id' | 'livemode'>;
@@ -9,23 +9,28 @@ export type NewAccessSession = Omit<Insertable<AccessSessionsTable>, 'tenant_id'
 /** Why `access_open_sessions` refused an open; it wrote nothing for it. */
 export type OpenRefusal = 'entitlement_changed' | 'device_limit_reached' | 'view_limit_reached' | 'concurrency_limit_reached';
 
-/** One session open: the row to insert, the entitlement's limits it was decided with, and its moment. */
+/** One session open: the row to insert, the entitlement as access was decided with it, and its moment. */
 export interface OpenItem {
   scope: Scope;
   session: NewAccessSession;
-  limits: EntitlementLimitsColumn;
+  entitlement: Pick<EntitlementRow, 'status' | 'starts_at' | 'ends_at' | 'limits'>;
   now: Date;
 }
 
 /**
- * Opens sessions in one call (`access_open_sessions`, migration 006): for each, under its entitlement's row
- * lock, it checks the entitlement still holds with `limits`, ends lapsed sessions, applies the limits, ends
+ * Opens sessions in one call (`access_open_sessions`, migrations 006 and 2026_11_23_01): for each, under its
+ * entitlement's row lock, it checks the entitlement is still the one access was decided with, ends lapsed sessions, applies the limits, ends
  * the sessions the new one replaces, counts its view and inserts it as given. Answers each open's refusal,
  * or `null` where the session was inserted.
  */
 export async function openSessions(db: Executor, items: readonly OpenItem[]): Promise<Array<OpenRefusal | null>> {
   const opens = JSON.stringify(
-    items.map(({ scope, session, limits, now }) => ({ session: { ...session, tenant_id: scope.tenantId, livemode: scope.livemode }, limits, now })),
+    items.map(({ scope, session, entitlement: { status, starts_at, ends_at, limits }, now }) => ({
+      session: { ...session, tenant_id: scope.tenantId, livemode: scope.livemode },
+      entitlement: { status, starts_at, ends_at },
+      limits,
+      now,
+    })),
   );
   const { rows } = await sql<{ item: number; refusal: OpenRefusal | null }>`select item, refusal from access_open_sessions(${opens}::jsonb)`.execute(db);
   const refusals = new Map(rows.map((r) => [r.item - 1, r.refusal]));

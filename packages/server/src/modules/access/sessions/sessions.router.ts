@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { Request } from 'express';
 import type { AppContext } from '../../../core/context';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import { accessDeps } from '../access-deps';
 import { heartbeatSession } from './heartbeat-session';
 import { sessionCaller } from './session-caller';
@@ -11,24 +11,24 @@ import { openSession } from './open-session';
 
 const s = initServer();
 
-const callerOf = (req: Request) => sessionCaller(req.principal, req.get('Origin'));
+const callerOf = (req: Request) => sessionCaller(actorOf(req), req.get('Origin'));
 
 export const accessSessionsRouter = (ctx: AppContext) => {
   const deps = accessDeps(ctx);
   const open = async ({ body, req }: { body: Parameters<typeof openSession>[3]; req: Request }) => ({
     status: 201 as const,
-    body: { data: await openSession(deps, keyPrincipal(req).scope, callerOf(req), body) },
+    body: { data: await openSession(deps, actorOf(req).scope, callerOf(req), body) },
   });
   return s.router(contract.access.sessions, {
     open,
     createPlaybackToken: open,
     heartbeat: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await heartbeatSession(deps, keyPrincipal(req).scope, callerOf(req), params.id, body) },
+      body: { data: await heartbeatSession(deps, actorOf(req).scope, callerOf(req), params.id, body) },
     }),
     end: async ({ params, query, req }) => ({
       status: 200,
-      body: { data: await endSessionByCaller(deps, keyPrincipal(req).scope, callerOf(req), params.id, query) },
+      body: { data: await endSessionByCaller(deps, actorOf(req).scope, callerOf(req), params.id, query) },
     }),
   });
 };

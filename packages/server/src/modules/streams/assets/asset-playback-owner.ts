@@ -16,7 +16,7 @@ export const assetPlaybackOwner: PlaybackOwner = {
   assertPlayable: async (db, scope, id) => {
     const row = await getAssetRow(db, scope, id);
     assertAssetPlayable(row);
-    return { kind: 'vod', provider: row.provider, audioOnly: row.audio_only, duration: row.duration };
+    return { kind: 'vod', provider: row.provider, audioOnly: row.audio_only, duration: row.duration, providerRef: row.provider_asset_id };
   },
 };
 

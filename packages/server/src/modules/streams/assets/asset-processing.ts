@@ -3,8 +3,9 @@ import type { Asset } from '@svc/contract';
 import type { DB } from '../../../db/schema';
 import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
-import { sendInTransaction } from '../../../jobs/send-in-transaction';
+import { z } from 'zod';
+import { defineJob } from '../../../jobs/job-definition';
+import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import type { VideoNetwork } from '../network/video-network';
 import { settleMomentClips } from '../moments/moment-clips';
 import * as repo from './assets.repository';
@@ -41,11 +42,15 @@ export async function finishProcessing(trx: Transaction<DB>, scope: Scope, row: 
   return asset;
 }
 
-export interface FinishSimulatedAssetJob {
-  tenant_id: string;
-  livemode: boolean;
-  asset_id: string;
-}
+/** Test mode: a created asset becomes `ready` by itself `SVC_SIMULATED_ASSET_DELAY_MS` after it was made. */
+export const finishSimulatedAssetJobType = defineJob({
+  name: 'streams-finish-simulated-asset',
+  version: 1,
+  payload: z.object({ tenant_id: z.string(), livemode: z.boolean(), asset_id: z.string() }),
+  retry: { limit: 2 },
+  expireInSeconds: 30,
+});
+export type FinishSimulatedAssetJob = z.infer<typeof finishSimulatedAssetJobType.payload>;
 
 /**
  * After creating an asset: a network that answered `ready` is followed at once; the simulated network's
@@ -64,9 +69,7 @@ export async function afterNetworkCreated(
   }
   if (network.simulatesProcessing) {
     const data: FinishSimulatedAssetJob = { tenant_id: scope.tenantId, livemode: scope.livemode, asset_id: row.id };
-    await sendInTransaction(trx, [
-      { name: QUEUE_NAMES.finishSimulatedAsset, data, startAfter: deps.config.SVC_SIMULATED_ASSET_DELAY_MS / 1000 },
-    ]);
+    await sendInTransaction(trx, [jobOf(finishSimulatedAssetJobType, data, deps.config.SVC_SIMULATED_ASSET_DELAY_MS / 1000)]);
   }
   return null;
 }

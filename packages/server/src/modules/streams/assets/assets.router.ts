@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { streamsContract } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import * as assets from './assets.service';
 import { mediaDeps } from './media-deps';
 
@@ -12,22 +12,22 @@ export const assetsRouter = (ctx: AppContext) => {
   return s.router(streamsContract.assets, {
     list: async ({ query: { status, source, external_id, metadata, ...page }, req }) => ({
       status: 200,
-      body: await assets.listAssets(ctx.db, keyPrincipal(req).scope, { status, source, external_id, metadata }, page),
+      body: await assets.listAssets(ctx.db, actorOf(req).scope, { status, source, external_id, metadata }, page),
     }),
-    create: async ({ body, req }) => ({ status: 201, body: { data: await assets.createAsset(deps, keyPrincipal(req).scope, body) } }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await assets.getAsset(ctx.db, keyPrincipal(req).scope, params.id) } }),
+    create: async ({ body, req }) => ({ status: 201, body: { data: await assets.createAsset(deps, actorOf(req).scope, body) } }),
+    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await assets.getAsset(ctx.db, actorOf(req).scope, params.id) } }),
     retrieveByExternalId: async ({ params, req }) => ({
       status: 200,
-      body: { data: await assets.getAssetByExternalId(ctx.db, keyPrincipal(req).scope, params.external_id) },
+      body: { data: await assets.getAssetByExternalId(ctx.db, actorOf(req).scope, params.external_id) },
     }),
     update: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await assets.updateAsset(deps, keyPrincipal(req).scope, params.id, body) },
+      body: { data: await assets.updateAsset(deps, actorOf(req).scope, params.id, body) },
     }),
-    delete: async ({ params, req }) => ({ status: 200, body: { data: await assets.deleteAsset(deps, keyPrincipal(req).scope, params.id) } }),
+    delete: async ({ params, req }) => ({ status: 200, body: { data: await assets.deleteAsset(deps, actorOf(req).scope, params.id) } }),
     simulate: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await assets.simulateAsset(deps, keyPrincipal(req).scope, params.id, body) },
+      body: { data: await assets.simulateAsset(deps, actorOf(req).scope, params.id, body) },
     }),
   });
 };

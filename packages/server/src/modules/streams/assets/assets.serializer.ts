@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/database';
 import type { AssetsTable, DB } from '../../../db/schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
-import { listPlaybackIdRefs } from '../playback-ids/playback-ids.repository';
+import { playbackIdRefsIn } from '../playback-ids/playback-ids.service';
 
 export type AssetRow = Selectable<AssetsTable>;
 type PlaybackIdRef = Asset['playback_ids'][number];
@@ -38,7 +38,7 @@ export function serializeAsset(row: AssetRow, playbackIds: PlaybackIdRef[]): Ass
 
 /** Assets as the API shows them, with their playback ids loaded in one query. */
 export async function presentAssets(db: Executor, scope: Scope, rows: AssetRow[]): Promise<Asset[]> {
-  const refs = await listPlaybackIdRefs(db, scope, rows.map((r) => r.id));
+  const refs = await playbackIdRefsIn(db, scope, rows.map((r) => r.id));
   return rows.map((r) => serializeAsset(r, refs.get(r.id) ?? []));
 }
 

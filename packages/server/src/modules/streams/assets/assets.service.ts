@@ -6,7 +6,7 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
-import { insertPlaybackId } from '../playback-ids/playback-ids.repository';
+import { addPlaybackId } from '../playback-ids/playback-ids.service';
 import { afterNetworkCreated, finishProcessing, SIMULATED_DEFAULT_DURATION_S } from './asset-processing';
 import * as repo from './assets.repository';
 import { emitAssetEvent, presentAsset, presentAssets, type AssetRow } from './assets.serializer';
@@ -72,7 +72,7 @@ export async function createAsset(deps: MediaDeps, scope: Scope, input: CreateAs
         external_id: input.external_id ?? null,
         metadata: JSON.stringify(input.metadata ?? {}),
       });
-      await insertPlaybackId(trx, scope, { asset_id: row.id, policy });
+      await addPlaybackId(trx, scope, { asset_id: row.id, policy });
       const asset = await emitAssetEvent(trx, scope, 'streams.asset.created', row);
       return (await afterNetworkCreated(trx, deps, scope, row, network, created)) ?? asset;
     });
@@ -142,3 +142,6 @@ export async function simulateAsset(deps: MediaDeps, scope: Scope, id: string, i
     );
   });
 }
+
+/** Inserts an asset another Streams resource makes (a clip, an upload's file), in the caller's transaction. */
+export const addAsset = (trx: Executor, scope: Scope, row: Parameters<typeof repo.insertAsset>[2]) => repo.insertAsset(trx, scope, row);

@@ -3,6 +3,7 @@ import type { AppContext } from '../../../core/context';
 import type { SecretBox } from '../../../core/secret-box';
 import type { Database } from '../../../db/database';
 import type { VideoNetworks } from '../network/video-networks';
+import { videoNetworksPart } from '../streams-parts';
 
 /**
  * What the asset, upload, clip and moment services use. The clock and the networks come from here, not from
@@ -20,6 +21,6 @@ export const mediaDeps = (ctx: AppContext): MediaDeps => ({
   db: ctx.db,
   secrets: ctx.secrets,
   config: ctx.config,
-  networks: ctx.videoNetworks,
+  networks: videoNetworksPart.of(ctx),
   now: () => (ctx.clock ? ctx.clock() : new Date()),
 });

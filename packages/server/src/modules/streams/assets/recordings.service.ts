@@ -4,7 +4,7 @@ import type { LiveStreamRow } from '../../../db/streams-live.schema';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { VideoNetworks } from '../network/video-networks';
-import { insertPlaybackId } from '../playback-ids/playback-ids.repository';
+import { addPlaybackId } from '../playback-ids/playback-ids.service';
 import { finishProcessing } from './asset-processing';
 import * as repo from './assets.repository';
 import { emitAssetEvent, type AssetRow } from './assets.serializer';
@@ -34,7 +34,7 @@ export async function startRecording(
     recording_started_at: firstFrameAt,
     metadata: '{}',
   });
-  await insertPlaybackId(trx, scope, { asset_id: row.id, policy: liveStream.playback_policy });
+  await addPlaybackId(trx, scope, { asset_id: row.id, policy: liveStream.playback_policy });
   await emitAssetEvent(trx, scope, 'streams.asset.created', row);
   return row;
 }
@@ -69,3 +69,10 @@ export async function endRecording(
   }
   return row;
 }
+
+/** The recording a live stream is making now, if any (moments mark their place in it). */
+export const openRecordingOf = (trx: Transaction<DB>, scope: Scope, liveStreamId: string) => repo.findOpenRecording(trx, scope, liveStreamId);
+
+/** The stream's recordings that overlap the window (a moment's clip is cut from one). */
+export const recordingsOverlapping = (trx: Transaction<DB>, scope: Scope, liveStreamId: string, from: Date, to: Date) =>
+  repo.findRecordingsOverlapping(trx, scope, liveStreamId, from, to);

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { streamsContract } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import { mediaDeps } from '../assets/media-deps';
 import * as clips from './clips.service';
 
@@ -12,8 +12,8 @@ export const clipsRouter = (ctx: AppContext) => {
   return s.router(streamsContract.clips, {
     create: async ({ params, body, req }) => ({
       status: 201,
-      body: { data: await clips.createClip(deps, keyPrincipal(req).scope, params.id, body) },
+      body: { data: await clips.createClip(deps, actorOf(req).scope, params.id, body) },
     }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await clips.getClip(ctx.db, keyPrincipal(req).scope, params.id) } }),
+    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await clips.getClip(ctx.db, actorOf(req).scope, params.id) } }),
   });
 };

@@ -8,11 +8,10 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
-import { insertPlaybackId } from '../playback-ids/playback-ids.repository';
+import { addPlaybackId } from '../playback-ids/playback-ids.service';
 import { afterNetworkCreated } from '../assets/asset-processing';
-import * as assetsRepo from '../assets/assets.repository';
 import { emitAssetEvent, type AssetRow } from '../assets/assets.serializer';
-import { getAssetRow } from '../assets/assets.service';
+import { addAsset, getAssetRow } from '../assets/assets.service';
 import type { MediaDeps } from '../assets/media-deps';
 import * as repo from './clips.repository';
 import { serializeClip } from './clips.serializer';
@@ -44,7 +43,7 @@ export async function cutClip(
   const network = deps.networks.byProvider(source.provider);
   const created = await callNetwork(() => network.createClip({ sourceRef: cut.sourceRef, startTime: cut.startTime, endTime: cut.endTime }));
   const clipId = newId('clip');
-  const row = await assetsRepo.insertAsset(trx, scope, {
+  const row = await addAsset(trx, scope, {
     id: newId('asset'),
     status: 'preparing',
     source: 'clip',
@@ -64,7 +63,7 @@ export async function cutClip(
     end_time: cut.endTime,
     moment_id: cut.momentId,
   });
-  await insertPlaybackId(trx, scope, { asset_id: row.id, policy: cut.playbackPolicy });
+  await addPlaybackId(trx, scope, { asset_id: row.id, policy: cut.playbackPolicy });
   let asset = await emitAssetEvent(trx, scope, 'streams.asset.created', row);
   const clip = serializeClip({ ...clipRow, status: 'preparing' });
   await emitEvent(trx, scope, { type: 'streams.clip.created', subject: clip.id, object: clip });

@@ -5,7 +5,7 @@ import type { DB } from '../../../db/schema';
 import type { LiveStreamRow } from '../../../db/streams-live.schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
-import { listPlaybackIdRefs } from '../playback-ids/playback-ids.repository';
+import { playbackIdRefsIn } from '../playback-ids/playback-ids.service';
 import * as repo from './live-streams.repository';
 import { serializeLiveStreamForEvent, type LiveStreamRelations } from './live-streams.serializer';
 
@@ -15,7 +15,7 @@ export type LiveStreamEventType = Extract<EventType, `streams.live_stream.${stri
 export async function loadRelations(db: Executor, scope: Scope, ids: string[]): Promise<Map<string, LiveStreamRelations>> {
   const [targets, playbackIds] = await Promise.all([
     repo.listSimulcastTargets(db, scope, ids),
-    listPlaybackIdRefs(db, scope, ids),
+    playbackIdRefsIn(db, scope, ids),
   ]);
   return new Map<string, LiveStreamRelations>(
     ids.map((id) => [id, { targets: targets.filter((t) => t.live_stream_id === id), playbackIds: playbackIds.get(id) ?? [] }]),

@@ -4,8 +4,9 @@ import type { LiveStreamRow, LiveStreamsTable } from '../../../db/streams-live.s
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
-import { sendInTransaction } from '../../../jobs/send-in-transaction';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
+import { z } from 'zod';
+import { defineJob } from '../../../jobs/job-definition';
+import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { callNetwork } from '../network/video-networks';
 import type { StreamsDeps } from '../streams-deps';
 import { broadcastEnded, broadcastStarted } from './broadcast-hooks';
@@ -14,11 +15,18 @@ import { inBroadcast, transition, type LiveStreamSignal } from './live-stream-st
 import * as repo from './live-streams.repository';
 
 /** Payload of the reconnect-window job; the job rechecks everything, so a stale one is harmless. */
-export interface ReconnectWindowJob {
-  tenantId: string;
-  livemode: boolean;
-  liveStreamId: string;
-}
+const ReconnectWindowSchema = z.object({ tenantId: z.string(), livemode: z.boolean(), liveStreamId: z.string() });
+export type ReconnectWindowJob = z.infer<typeof ReconnectWindowSchema>;
+
+/** A disconnected stream's deadline; the same queue's cron runs carry no stream (`{}`) and sweep every stream. */
+export const liveStreamReconnectWindow = defineJob({
+  name: 'streams-live-stream-reconnect-window',
+  version: 1,
+  payload: ReconnectWindowSchema.partial(),
+  retry: { limit: 2 },
+  expireInSeconds: 60,
+  schedule: '* * * * *',
+});
 
 /** The tenant's actions reach the network's edge; the network's own reports need no call back. */
 async function tellNetwork(deps: StreamsDeps, row: LiveStreamRow, signal: LiveStreamSignal): Promise<void> {
@@ -72,9 +80,7 @@ export async function applySignal(
   }
   if (t.next === 'disconnected') {
     const job: ReconnectWindowJob = { tenantId: scope.tenantId, livemode: scope.livemode, liveStreamId: row.id };
-    await sendInTransaction(trx, [
-      { name: QUEUE_NAMES.liveStreamReconnectWindow, data: job, startAfter: updated.reconnect_deadline! },
-    ]);
+    await sendInTransaction(trx, [jobOf(liveStreamReconnectWindow, job, updated.reconnect_deadline!)]);
   }
   return emitLiveStreamEvent(trx, scope, row.id, t.event, { status: row.status });
 }

@@ -1,7 +1,7 @@
 import type { LiveStream, LiveStreamEventObject, SimulcastTarget } from '@svc/contract';
 import type { LiveStreamRow, SimulcastTargetRow } from '../../../db/streams-live.schema';
 import type { SecretBox } from '../../../core/secret-box';
-import type { PlaybackIdRef } from '../playback-ids/playback-ids.repository';
+import type { PlaybackIdRef } from '../playback-ids/playback-ids.service';
 
 /**
  * Sealed secrets are bound to their row and field, so a ciphertext copied onto another stream, or from the
@@ -9,13 +9,16 @@ import type { PlaybackIdRef } from '../playback-ids/playback-ids.repository';
  */
 export const secretContext = (rowId: string, field: 'stream_key' | 'srt_passphrase') => `${rowId}:${field}`;
 
+/** What a target is shown with (a list's page reads it as JSON, `created_at` then a string). */
+export type ShownSimulcastTarget = Pick<SimulcastTargetRow, 'id' | 'url' | 'status' | 'error'> & { created_at: Date | string };
+
 /** What a stream is shown with besides its own row. */
 export interface LiveStreamRelations {
-  targets: SimulcastTargetRow[];
+  targets: ShownSimulcastTarget[];
   playbackIds: PlaybackIdRef[];
 }
 
-export function serializeSimulcastTarget(row: SimulcastTargetRow): SimulcastTarget {
+export function serializeSimulcastTarget(row: ShownSimulcastTarget): SimulcastTarget {
   return {
     id: row.id,
     object: 'simulcast_target',

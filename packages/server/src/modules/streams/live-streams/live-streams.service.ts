@@ -11,12 +11,13 @@ import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
 import type { VideoNetwork } from '../network/video-network';
-import { deletePlaybackIdsOf, insertPlaybackId } from '../playback-ids/playback-ids.repository';
+import { addPlaybackId, removePlaybackIdsOf } from '../playback-ids/playback-ids.service';
 import type { StreamsDeps } from '../streams-deps';
 import { broadcastEnded } from './broadcast-hooks';
 import { emitLiveStreamEvent, loadRelations } from './live-stream-events';
 import { inBroadcast } from './live-stream-state';
 import { lockLiveStream } from './live-stream-transitions';
+import { useReplacedInput } from './replaced-live-input';
 import * as repo from './live-streams.repository';
 import { secretContext, serializeLiveStream } from './live-streams.serializer';
 import { addTargetInTransaction } from './simulcast-targets.service';
@@ -58,7 +59,8 @@ export async function listLiveStreams(
 ) {
   await checkExpand(filters.expand);
   const result = await repo.listLiveStreams(deps.db, scope, filters, page);
-  return { ...result, data: await present(deps, deps.db, scope, result.data) };
+  const data = result.data.map((r) => serializeLiveStream(r, { targets: r.shown_targets, playbackIds: r.shown_playback_ids }, deps.secrets));
+  return { ...result, data };
 }
 
 /**
@@ -98,7 +100,7 @@ export async function createLiveStream(deps: StreamsDeps, scope: Scope, input: C
         created_at: now,
         updated_at: now,
       });
-      await insertPlaybackId(trx, scope, { live_stream_id: id, policy: input.playback_policy ?? 'signed' });
+      await addPlaybackId(trx, scope, { live_stream_id: id, policy: input.playback_policy ?? 'signed' });
       for (const target of input.simulcast_targets ?? []) {
         await addTargetInTransaction(trx, deps, scope, { id, provider_ref: liveInput.providerRef }, network, target);
       }
@@ -159,6 +161,7 @@ export async function resetStreamKey(deps: StreamsDeps, scope: Scope, id: string
         ? deps.secrets.encrypt(fresh.srtPassphrase, secretContext(row.id, 'srt_passphrase'))
         : null,
     });
+    if (fresh.replacement) await useReplacedInput(trx, scope, row.id, fresh.replacement);
     const updated = await emitLiveStreamEvent(trx, scope, row.id, 'streams.live_stream.updated', { status: row.status });
     return presentOne(deps, trx, scope, updated);
   });
@@ -177,7 +180,7 @@ export async function deleteLiveStream(deps: StreamsDeps, scope: Scope, id: stri
     }
     const shown = await presentOne(deps, trx, scope, row);
     const last = await emitLiveStreamEvent(trx, scope, row.id, 'streams.live_stream.deleted', { status: row.status });
-    await deletePlaybackIdsOf(trx, scope, { liveStreamId: row.id });
+    await removePlaybackIdsOf(trx, scope, { liveStreamId: row.id });
     await repo.deleteSimulcastTargets(trx, scope, row.id);
     await repo.updateLiveStream(trx, scope, row.id, { deleted_at: now, reconnect_deadline: null });
     // Last, so a network that fails rolls the whole deletion back.

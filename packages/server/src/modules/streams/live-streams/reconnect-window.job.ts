@@ -1,7 +1,6 @@
 import type { JobDefinition } from '../../../jobs/queue';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
 import type { StreamsDeps } from '../streams-deps';
-import { expireReconnectWindow, type ReconnectWindowJob } from './live-stream-transitions';
+import { expireReconnectWindow, liveStreamReconnectWindow, type ReconnectWindowJob } from './live-stream-transitions';
 import { findExpiredReconnectWindows } from './live-streams.repository';
 
 /** Every disconnected stream whose window has passed, whatever job was meant for it. Returns how many ended. */
@@ -18,9 +17,7 @@ export async function sweepReconnectWindows(deps: StreamsDeps): Promise<number> 
  * the same queue runs a sweep every minute (cron jobs carry no stream), which catches anything a lost job missed.
  */
 export const reconnectWindowJob = (deps: StreamsDeps): JobDefinition<Partial<ReconnectWindowJob>> => ({
-  name: QUEUE_NAMES.liveStreamReconnectWindow,
-  expireInSeconds: 60,
-  schedule: '* * * * *',
+  ...liveStreamReconnectWindow,
   work: { pollingIntervalSeconds: 1, batchSize: 20 },
   handler: async (jobs) => {
     for (const job of jobs) {

@@ -3,14 +3,13 @@ import type { DB } from '../../../db/schema';
 import { ApiError } from '../../../core/errors';
 import { scoped, type Scope } from '../../../core/scope';
 import type { JobDefinition } from '../../../jobs/queue';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
-import * as assetsRepo from '../assets/assets.repository';
+import { recordingsOverlapping } from '../assets/recordings.service';
 import type { AssetRow } from '../assets/assets.serializer';
 import type { MediaDeps } from '../assets/media-deps';
 import { cutClip } from '../clips/clips.service';
 import { callNetwork } from '../network/video-networks';
 import { clipRetryDelay, clipWindow, cutWithin, overlapMs } from './clip-schedule';
-import { markClipFailed, markClipReady, scheduleClipTry, type CutMomentClipJob } from './moment-clips';
+import { cutMomentClipJobType, markClipFailed, markClipReady, scheduleClipTry, type CutMomentClipJob } from './moment-clips';
 import * as repo from './moments.repository';
 
 /** A try that did not produce a clip, for a reason worth trying again (the recording is not there yet, the network failed). */
@@ -21,7 +20,7 @@ async function tryCut(trx: Transaction<DB>, deps: MediaDeps, scope: Scope, momen
   const window = clipWindow(moment);
   const now = deps.now();
   const lastFrame = (r: AssetRow) => r.recording_ended_at ?? now;
-  const recordings = await assetsRepo.findRecordingsOverlapping(trx, scope, moment.live_stream_id, window.from, window.to);
+  const recordings = await recordingsOverlapping(trx, scope, moment.live_stream_id, window.from, window.to);
   const recording = recordings
     .map((r) => ({ r, covered: overlapMs(window, r.recording_started_at!, lastFrame(r)) }))
     .filter((c) => c.covered > 0)
@@ -87,9 +86,7 @@ export async function cutMomentClip(deps: MediaDeps, job: CutMomentClipJob): Pro
 }
 
 export const cutMomentClipJob = (deps: MediaDeps): JobDefinition<CutMomentClipJob> => ({
-  name: QUEUE_NAMES.cutMomentClip,
-  // A cut asks the video network and may wait on it; a try is safe to run again.
-  expireInSeconds: 300,
+  ...cutMomentClipJobType,
   handler: async (jobs) => {
     for (const job of jobs) await cutMomentClip(deps, job);
   },

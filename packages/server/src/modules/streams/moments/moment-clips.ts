@@ -2,24 +2,28 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
-import { QUEUE_NAMES } from '../../../jobs/queue-names';
-import { sendInTransaction } from '../../../jobs/send-in-transaction';
+import { z } from 'zod';
+import { defineJob } from '../../../jobs/job-definition';
+import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import type { AssetRow } from '../assets/assets.serializer';
 import * as repo from './moments.repository';
 import { serializeMoment } from './moments.serializer';
 
-export interface CutMomentClipJob {
-  tenant_id: string;
-  livemode: boolean;
-  moment_id: string;
-  /** 1 for the first try; a job whose try was already made (a duplicate) does nothing. */
-  attempt: number;
-}
+/** One try of a moment's clip; `attempt` is 1 for the first, and a job whose try was already made (a duplicate) does nothing. */
+export const cutMomentClipJobType = defineJob({
+  name: 'streams-cut-moment-clip',
+  version: 1,
+  payload: z.object({ tenant_id: z.string(), livemode: z.boolean(), moment_id: z.string(), attempt: z.number().int().min(1) }),
+  retry: { limit: 2 },
+  // A cut asks the video network and may wait on it; a try is safe to run again.
+  expireInSeconds: 300,
+});
+export type CutMomentClipJob = z.infer<typeof cutMomentClipJobType.payload>;
 
 /** Queues try number `attempt` of a moment's clip for `at`, in the transaction that decided it. */
 export async function scheduleClipTry(trx: Transaction<DB>, scope: Scope, momentId: string, attempt: number, at: Date): Promise<void> {
   const data: CutMomentClipJob = { tenant_id: scope.tenantId, livemode: scope.livemode, moment_id: momentId, attempt };
-  await sendInTransaction(trx, [{ name: QUEUE_NAMES.cutMomentClip, data, startAfter: at }]);
+  await sendInTransaction(trx, [jobOf(cutMomentClipJobType, data, at)]);
 }
 
 /** The moment's clip can be played: `clip_status: ready` and `streams.moment.clip_ready` with `customer` and `clip_asset`. */

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { streamsContract } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import { mediaDeps } from '../assets/media-deps';
 import * as moments from './moments.service';
 
@@ -12,13 +12,13 @@ export const momentsRouter = (ctx: AppContext) => {
   return s.router(streamsContract.moments, {
     create: async ({ params, body, req }) => ({
       status: 201,
-      body: { data: await moments.createMoment(deps, keyPrincipal(req).scope, params.id, body) },
+      body: { data: await moments.createMoment(deps, actorOf(req).scope, params.id, body) },
     }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await moments.getMoment(ctx.db, keyPrincipal(req).scope, params.id) } }),
-    cancel: async ({ params, req }) => ({ status: 200, body: { data: await moments.cancelMoment(deps, keyPrincipal(req).scope, params.id) } }),
+    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await moments.getMoment(ctx.db, actorOf(req).scope, params.id) } }),
+    cancel: async ({ params, req }) => ({ status: 200, body: { data: await moments.cancelMoment(deps, actorOf(req).scope, params.id) } }),
     listForAsset: async ({ params, query, req }) => ({
       status: 200,
-      body: await moments.listMomentsForAsset(ctx.db, keyPrincipal(req).scope, params.id, query),
+      body: await moments.listMomentsForAsset(ctx.db, actorOf(req).scope, params.id, query),
     }),
   });
 };

@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/database';
 import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import { scoped, type Scope } from '../../../core/scope';
-import * as assetsRepo from '../assets/assets.repository';
+import { openRecordingOf } from '../assets/recordings.service';
 import { getAssetRow } from '../assets/assets.service';
 import type { MediaDeps } from '../assets/media-deps';
 import { clipWindow, firstTryAt } from './clip-schedule';
@@ -42,7 +42,7 @@ export async function createMoment(deps: MediaDeps, scope: Scope, liveStreamId: 
     if (!stream || stream.deleted_at) throw ApiError.notFound('live stream', liveStreamId);
     const occurredAt = deps.now();
     const clipped = input.clip_before_s !== undefined || input.clip_after_s !== undefined;
-    const recording = await assetsRepo.findOpenRecording(trx, scope, stream.id);
+    const recording = await openRecordingOf(trx, scope, stream.id);
     const row = await repo.insertMoment(trx, scope, {
       id: newId('moment'),
       live_stream_id: stream.id,

@@ -35,6 +35,14 @@ export interface CreatedLiveInput {
   ingest: IngestAddresses;
 }
 
+/** A live input made in place of another: its reference, its addresses, and its simulcast targets' new references. */
+export interface ReplacedLiveInput {
+  providerRef: string;
+  ingest: IngestAddresses;
+  /** Old target reference → new one. */
+  simulcastRefs: Record<string, string>;
+}
+
 export interface SimulcastTargetInput {
   url: string;
   streamKey: string;
@@ -106,6 +114,14 @@ export class VideoNetworkRejection extends Error {
   }
 }
 
+/** The video account has no storage left for what was asked (answered `409 provider_storage_exhausted`). */
+export class VideoNetworkStorageExhausted extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VideoNetworkStorageExhausted';
+  }
+}
+
 export interface VideoNetwork {
   /** The read-only `provider` value on streams and assets. */
   readonly provider: string;
@@ -119,8 +135,11 @@ export interface VideoNetwork {
   createLiveInput(settings: LiveInputSettings): Promise<CreatedLiveInput>;
   updateLiveInput(providerRef: string, settings: LiveInputSettings): Promise<void>;
   deleteLiveInput(providerRef: string): Promise<void>;
-  /** A new stream key (and SRT passphrase); the old one stops working at once. */
-  resetStreamKey(providerRef: string): Promise<{ streamKey: string; srtPassphrase: string | null }>;
+  /**
+   * A new stream key (and SRT passphrase); the old one stops working at once. A network that cannot replace
+   * a key in place replaces the live input and says so in `replacement`.
+   */
+  resetStreamKey(providerRef: string): Promise<{ streamKey: string; srtPassphrase: string | null; replacement?: ReplacedLiveInput }>;
   /** Refuses or accepts the encoder at the network's edge; `disabled` inputs take no video. */
   setLiveInputEnabled(providerRef: string, enabled: boolean): Promise<void>;
   /** Ends the broadcast now instead of waiting for the reconnect window. */
@@ -146,4 +165,9 @@ export interface VideoNetwork {
   deleteSigningKey(providerRef: string): Promise<void>;
   /** The HLS address a player opens for a playback id. */
   playbackUrl(input: PlaybackUrlInput): string;
+  /**
+   * For a network that serves the media itself: where this server's playback route sends a player it let in,
+   * for the network's object `providerRef` (a signed address, made without a call per viewer).
+   */
+  playbackRedirect?(providerRef: string, expiresAt: Date): Promise<string>;
 }

@@ -1,8 +1,10 @@
-import type { Executor } from '../../../db/database';
+import type { Database, Executor } from '../../../db/database';
 import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
+import type { SecretBox } from '../../../core/secret-box';
+import { AccountNetworks } from './external/account-networks';
 import { SimulatedVideoNetwork } from './simulated-network';
-import { VideoNetworkRejection, type VideoNetwork } from './video-network';
+import { VideoNetworkRejection, VideoNetworkStorageExhausted, type VideoNetwork } from './video-network';
 
 /** The network every test-mode object uses. */
 export const TEST_MODE_NETWORK = 'simulated';
@@ -13,13 +15,20 @@ export const TEST_MODE_NETWORK = 'simulated';
  */
 export class VideoNetworks {
   private readonly networks = new Map<string, VideoNetwork>();
+  /** Tenants' own video accounts (provider configurations), when the server has a database to find them in. */
+  accounts: AccountNetworks | null = null;
 
   constructor(networks: VideoNetwork[]) {
     for (const n of networks) this.use(n);
   }
 
-  static forServer(baseUrl: string): VideoNetworks {
-    return new VideoNetworks([new SimulatedVideoNetwork(baseUrl)]);
+  static forServer(baseUrl: string, store?: { db: Database; secrets: SecretBox }): VideoNetworks {
+    const networks = new VideoNetworks([new SimulatedVideoNetwork(baseUrl)]);
+    if (store) {
+      networks.accounts = new AccountNetworks(store.db, store.secrets, baseUrl);
+      networks.use(networks.accounts);
+    }
+    return networks;
   }
 
   /** Adds a network, or replaces the one of the same name (tests put a failing `simulated` network in). */
@@ -44,6 +53,8 @@ export class VideoNetworks {
    */
   async forNewObject(db: Executor, scope: Scope): Promise<VideoNetwork> {
     if (!scope.livemode) return this.byProvider(TEST_MODE_NETWORK);
+    const own = await this.accounts?.forScope(db, scope);
+    if (own) return own;
     const tenant = await db
       .selectFrom('tenants')
       .select('video_live_network')
@@ -70,6 +81,7 @@ export async function callNetwork<T>(call: () => Promise<T>): Promise<T> {
     if (err instanceof VideoNetworkRejection) {
       throw ApiError.of('provider_rejected', { message: err.message, param: err.param });
     }
+    if (err instanceof VideoNetworkStorageExhausted) throw ApiError.of('provider_storage_exhausted', { message: err.message });
     if (err instanceof ApiError) throw err;
     throw ApiError.of('provider_unavailable', {
       message: `The video network failed: ${err instanceof Error ? err.message : String(err)}`,

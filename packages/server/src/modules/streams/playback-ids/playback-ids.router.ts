@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import type { StreamsDeps } from '../streams-deps';
 import { createPlaybackId, deletePlaybackId } from './playback-ids.service';
 
@@ -8,6 +8,6 @@ const s = initServer();
 
 export const playbackIdsRouter = (deps: StreamsDeps) =>
   s.router(contract.streams.playbackIds, {
-    create: async ({ body, req }) => ({ status: 201, body: { data: await createPlaybackId(deps, keyPrincipal(req).scope, body) } }),
-    delete: async ({ params, req }) => ({ status: 200, body: { data: await deletePlaybackId(deps, keyPrincipal(req).scope, params.id) } }),
+    create: async ({ body, req }) => ({ status: 201, body: { data: await createPlaybackId(deps, actorOf(req).scope, body) } }),
+    delete: async ({ params, req }) => ({ status: 200, body: { data: await deletePlaybackId(deps, actorOf(req).scope, params.id) } }),
   });

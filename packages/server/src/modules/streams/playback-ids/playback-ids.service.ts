@@ -1,4 +1,5 @@
 import type { PlaybackId } from '@svc/contract';
+import type { Executor } from '../../../db/database';
 import type { PlaybackIdRow } from '../../../db/streams-live.schema';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
@@ -6,6 +7,8 @@ import type { Scope } from '../../../core/scope';
 import type { StreamsDeps } from '../streams-deps';
 import { ownerOf, type Playable } from './playback-owners';
 import * as repo from './playback-ids.repository';
+
+export type { PlaybackIdRef } from './playback-ids.repository';
 import { signPlaybackToken } from './playback-tokens';
 
 export function serializePlaybackId(row: PlaybackIdRow): PlaybackId {
@@ -92,3 +95,18 @@ export async function linkForPlayable(
   const token = playbackId.policy === 'signed' ? await signPlaybackToken(deps, scope, playable.provider, playbackId.id, expiresAt) : null;
   return { url: network.playbackUrl({ playbackId: playbackId.id, token }), token, expires_at: token ? expiresAt.toISOString() : null };
 }
+
+/** The playback ids of each resource (live stream or asset), by resource id, in id order. */
+export const playbackIdRefsOf = (deps: Pick<StreamsDeps, 'db'>, scope: Scope, resourceIds: string[]) => repo.listPlaybackIdRefs(deps.db, scope, resourceIds);
+
+// The door other Streams resources use to their playback ids; the repository stays this folder's own.
+
+/** Adds a playback id to a new live stream or asset, in the caller's transaction. */
+export const addPlaybackId = (trx: Executor, scope: Scope, row: Parameters<typeof repo.insertPlaybackId>[2]) => repo.insertPlaybackId(trx, scope, row);
+
+/** Deletes a deleted live stream's playback ids, in the caller's transaction. */
+export const removePlaybackIdsOf = (trx: Executor, scope: Scope, of: Parameters<typeof repo.deletePlaybackIdsOf>[2]) =>
+  repo.deletePlaybackIdsOf(trx, scope, of);
+
+/** The playback ids of each resource, by resource id, read with `db` (a transaction too). */
+export const playbackIdRefsIn = (db: Executor, scope: Scope, resourceIds: string[]) => repo.listPlaybackIdRefs(db, scope, resourceIds);

@@ -16,6 +16,8 @@ export interface Playable {
   audioOnly: boolean;
   /** Seconds, for on-demand media. */
   duration: number | null;
+  /** The network's reference of the media (`null` until the network named it). */
+  providerRef: string | null;
 }
 
 /**
@@ -43,7 +45,7 @@ const liveStreamOwner: PlaybackOwner = {
     const row = await findLiveStream(db, scope, id);
     if (!row) throw ApiError.notFound('live stream', id);
     if (row.status === 'disabled') throw ApiError.of('stream_disabled', { message: `The live stream ${id} is disabled.` });
-    return { kind: 'live', provider: row.provider, audioOnly: row.audio_only, duration: null };
+    return { kind: 'live', provider: row.provider, audioOnly: row.audio_only, duration: null, providerRef: row.provider_ref };
   },
 };
 

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { StreamsDeps } from '../streams-deps';
 import { authorizePlayback, masterPlaylist, mediaPlaylist, segmentBytes } from './simulated-playback';
+import { networkPlaybackRedirect } from './network-playback';
 
 const s = initServer();
 
@@ -11,6 +12,11 @@ export const playbackRouter = (deps: StreamsDeps) =>
     master: async ({ params, query, res }) => {
       const playable = await authorizePlayback(deps, params.playback_id, query.token);
       res.setHeader('Cache-Control', 'no-store');
+      const elsewhere = await networkPlaybackRedirect(deps, playable, query.token);
+      if (elsewhere) {
+        res.setHeader('Location', elsewhere);
+        return { status: 302, body: undefined };
+      }
       return { status: 200, body: masterPlaylist(playable, params.playback_id, query.token) };
     },
     media: async ({ params, query, res }) => {

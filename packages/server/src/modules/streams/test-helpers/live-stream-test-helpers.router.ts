@@ -1,6 +1,6 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
-import { keyPrincipal } from '../../../core/principal';
+import { actorOf } from '../../../core/principal';
 import type { StreamsDeps } from '../streams-deps';
 import { simulateLiveStream } from './simulate-live-stream';
 
@@ -10,6 +10,6 @@ export const liveStreamTestHelpersRouter = (deps: StreamsDeps) =>
   s.router(contract.streams.liveStreamTestHelpers, {
     simulate: async ({ params, body, req }) => ({
       status: 200,
-      body: { data: await simulateLiveStream(deps, keyPrincipal(req).scope, params.id, body) },
+      body: { data: await simulateLiveStream(deps, actorOf(req).scope, params.id, body) },
     }),
   });

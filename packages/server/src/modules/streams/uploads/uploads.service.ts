@@ -6,9 +6,9 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
-import { insertPlaybackId } from '../playback-ids/playback-ids.repository';
+import { addPlaybackId } from '../playback-ids/playback-ids.service';
 import { afterNetworkCreated } from '../assets/asset-processing';
-import * as assetsRepo from '../assets/assets.repository';
+import { addAsset } from '../assets/assets.service';
 import { emitAssetEvent } from '../assets/assets.serializer';
 import type { MediaDeps } from '../assets/media-deps';
 import * as repo from './uploads.repository';
@@ -68,7 +68,7 @@ export async function receiveUpload(deps: MediaDeps, row: repo.UploadRow, receiv
     const upload = (await repo.findUpload(trx, scope, row.id, { forUpdate: true }))!;
     if (upload.status !== 'waiting') throw ApiError.of('upload_url_used');
     const network = deps.networks.byProvider(upload.provider);
-    const asset = await assetsRepo.insertAsset(trx, scope, {
+    const asset = await addAsset(trx, scope, {
       id: newId('asset'),
       status: 'preparing',
       source: 'upload',
@@ -78,7 +78,7 @@ export async function receiveUpload(deps: MediaDeps, row: repo.UploadRow, receiv
       upload_id: upload.id,
       metadata: JSON.stringify(upload.asset_metadata),
     });
-    await insertPlaybackId(trx, scope, { asset_id: asset.id, policy: upload.playback_policy });
+    await addPlaybackId(trx, scope, { asset_id: asset.id, policy: upload.playback_policy });
     await emitAssetEvent(trx, scope, 'streams.asset.created', asset);
     const updated = await repo.updateUpload(trx, scope, upload.id, { status: 'asset_created', asset_id: asset.id, received_bytes: receivedBytes });
     const shown = serializeUpload(updated, deps.secrets);

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { Svc, SvcOperator } from '../src';
+
+interface Sent {
+  method: string;
+  url: string;
+  body: unknown;
+  idempotencyKey: string | null;
+}
+
+function recorder() {
+  const sent: Sent[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    sent.push({ method: init!.method!, url: String(input), body: init?.body ? JSON.parse(String(init.body)) : undefined, idempotencyKey: headers.get('idempotency-key') });
+    return new Response(JSON.stringify({ data: { id: 'x' } }), { status: 200 });
+  };
+  return { sent, fetch };
+}
+
+describe('path ids', () => {
+  it('are taken positionally, in path order, before the arguments and the options', async () => {
+    const { sent, fetch } = recorder();
+    const svc = new Svc({ apiKey: 'sk_test_x', baseUrl: 'https://svc.test', fetch });
+    await svc.streams.liveStreams.update('ls_1', { metadata: { show: 'a' } }, { idempotencyKey: 'k1' });
+    await svc.streams.liveStreams.deleteSimulcastTarget('ls_1', 'sct_2');
+    await svc.keys.retrieve('key_1', { expand: ['created_by'] });
+    await svc.streams.liveStreams.disable('ls_1');
+    expect(sent).toEqual([
+      { method: 'PATCH', url: 'https://svc.test/v1/streams/live_streams/ls_1', body: { metadata: { show: 'a' } }, idempotencyKey: 'k1' },
+      { method: 'DELETE', url: 'https://svc.test/v1/streams/live_streams/ls_1/simulcast_targets/sct_2', body: undefined, idempotencyKey: expect.any(String) },
+      { method: 'GET', url: 'https://svc.test/v1/keys/key_1?expand%5B%5D=created_by', body: undefined, idempotencyKey: null },
+      { method: 'POST', url: 'https://svc.test/v1/streams/live_streams/ls_1/disable', body: {}, idempotencyKey: expect.any(String) },
+    ]);
+  });
+
+  it('still work in the one object, and refuse some ids without the others', async () => {
+    const { sent, fetch } = recorder();
+    const svc = new Svc({ apiKey: 'sk_test_x', baseUrl: 'https://svc.test', fetch });
+    await svc.streams.liveStreams.update({ id: 'ls/1', metadata: { show: 'b' } });
+    expect(sent[0]).toMatchObject({ url: 'https://svc.test/v1/streams/live_streams/ls%2F1', body: { metadata: { show: 'b' } } });
+    const partial = svc.streams.liveStreams.deleteSimulcastTarget as unknown as (...a: unknown[]) => Promise<unknown>;
+    await expect(partial('ls_1', {})).rejects.toThrow(/takes `id`, `target_id` before its arguments/);
+    await expect(svc.streams.liveStreams.retrieve({} as { id: string })).rejects.toThrow(TypeError);
+  });
+});
+
+describe('clients', () => {
+  const { fetch } = recorder();
+  it('give a tenant tenant routes only, and the operator its own', () => {
+    const svc = new Svc({ apiKey: 'sk_test_x', fetch }) as unknown as Record<string, Record<string, unknown>>;
+    expect(svc.operator).toBeUndefined();
+    expect(svc.platform).toBeUndefined();
+    expect(svc.streams!.playback).toBeUndefined();
+    expect(typeof svc.streams!.liveStreams).toBe('object');
+    const operator = new SvcOperator({ operatorToken: 'op_x', fetch }) as unknown as Record<string, Record<string, unknown>>;
+    expect(Object.keys(operator).filter((k) => k !== 'transport')).toEqual(['operator']);
+    expect(typeof operator.operator!.createTenant).toBe('function');
+  });
+});

@@ -1,0 +1,20 @@
+import { ApiError } from '../../errors';
+import { looksLikeJwt, type CredentialResolver } from '../credential-resolver';
+
+/**
+ * Third: a signed-in person's access token (a JWT in `Authorization: Bearer`). The identity module verifies
+ * it through `ctx.auth.userTokens`. Until one is installed, a route that takes `user` refuses the token as
+ * such, and any other route answers as it always did for a bearer that is not an API key.
+ */
+export const resolveUserToken: CredentialResolver = async (ctx, { bearer, publishable, tenantHeader, ip }, access) => {
+  if (!bearer || publishable !== undefined || !looksLikeJwt(bearer)) return undefined;
+  const verifier = ctx.auth.userTokens;
+  if (verifier) return verifier.verify(bearer, { tenantHeader, ip });
+  if (access.credentials.includes('user')) {
+    throw ApiError.of('invalid_access_token', {
+      message: 'This server does not accept access tokens yet.',
+      details: { reason: 'unsupported' },
+    });
+  }
+  throw ApiError.of('api_key_invalid', { message: 'The API key is malformed.' });
+};

@@ -1,0 +1,17 @@
+import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { accessDeps } from './access-deps';
+import { accessJobs } from './access-jobs';
+import { entitlementCachePart } from './access-parts';
+import { accessRouter } from './access.router';
+import { EntitlementCache } from './entitlements/entitlement-cache';
+
+/** Access: entitlements and checks, viewing sessions, customer token keys. Uses Streams for playback. */
+export const accessModule: ModuleDefinition = {
+  name: 'access',
+  setup: (ctx, listener) => entitlementCachePart.set(ctx, new EntitlementCache(listener)),
+  routers: (ctx) => ({ access: accessRouter(ctx) }),
+  jobs: (ctx) => accessJobs(accessDeps(ctx)),
+};
+
+export { accessDeps, type AccessDeps } from './access-deps';
+export { entitlementCachePart } from './access-parts';

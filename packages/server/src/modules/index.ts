@@ -1,0 +1,11 @@
+import type { ModuleDefinition } from '../core/modules/module-definition';
+import { accessModule } from './access';
+import { platformModule } from './platform';
+import { streamsModule } from './streams';
+import { webhooksModule } from './webhooks';
+
+/**
+ * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
+ * routes (heartbeats, session opens, checks) are the hottest and no other route matches an Access path.
+ */
+export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule];

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const packageDir = join(import.meta.dirname, '..', '..');
+const depcruise = join(packageDir, 'node_modules', '.bin', 'depcruise');
+
+/** Runs the check as `pnpm test` does, in `cwd`; its exit code and report. */
+async function check(cwd: string): Promise<{ code: number; report: string }> {
+  try {
+    const { stdout } = await run(depcruise, ['src', '--config', join(cwd, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd });
+    return { code: 0, report: stdout };
+  } catch (err) {
+    const e = err as { code: number; stdout: string };
+    return { code: e.code, report: e.stdout };
+  }
+}
+
+const copies: string[] = [];
+afterAll(() => Promise.all(copies.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+describe('the dependency check (pnpm test runs it)', () => {
+  it('passes on the code as it is', async () => {
+    const { code, report } = await check(packageDir);
+    expect(report).toContain('no dependency violations found');
+    expect(code).toBe(0);
+  }, 60_000);
+
+  it('fails on a copy of the code with violations planted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'svc-deps-'));
+    copies.push(dir);
+    await cp(join(packageDir, 'src'), join(dir, 'src'), { recursive: true });
+    await cp(join(packageDir, '.dependency-cruiser.cjs'), join(dir, '.dependency-cruiser.cjs'));
+    // Core reaching up into a product.
+    await writeFile(join(dir, 'src/core/planted.ts'), "export { streamsDeps } from '../modules/streams/streams-deps';\n");
+    // Access (which may use Streams) past Streams' index.ts, into a repository.
+    await writeFile(join(dir, 'src/modules/access/planted.ts'), "export { findAsset } from '../streams/assets/assets.repository';\n");
+    // The platform using a module it is not allowed to, even through its index.ts.
+    await writeFile(join(dir, 'src/modules/platform/planted.ts'), "export { accessModule } from '../access';\n");
+
+    const { code, report } = await check(dir);
+    expect(code).not.toBe(0);
+    expect(report).toContain('core-imports-no-module: src/core/planted.ts');
+    expect(report).toContain('module-through-index: src/modules/access/planted.ts');
+    expect(report).toContain('module-dependency-not-allowed: src/modules/platform/planted.ts');
+    expect(report).not.toContain('src/modules/access/access-deps.ts');
+  }, 60_000);
+});

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, useTestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
+import { call, tenantRoutes, type TenantRoute } from '../kit/route-matrix';
+import { configBody, FakeVideoAccount, useFakeAccountApi } from '../streams/account-fixtures';
+
+/**
+ * Every read of one object, generated from the contract: an object of one tenant's test environment is found
+ * with its key, and is `404` to another tenant's key and to the same tenant's live key.
+ */
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
+
+type Tenant = Awaited<ReturnType<typeof t.tenant>>;
+let owner: Tenant;
+let stranger: Tenant;
+const post = async (path: string, body: object, headers: Record<string, string> = {}) =>
+  expectStatus(await t.http().post(path).set(bearer(owner.keys.test.secret)).set(headers).send(body), 201).data as { id: string };
+
+/** The object each read path prefix reads, made by the owner; `external_id` is `ext-1` where the object has one. */
+const made: Record<string, { id: string; external_id?: string }> = {};
+// Provider configurations are checked on the account when made: a local fake of it.
+const account = new FakeVideoAccount();
+afterAll(() => account.stop());
+beforeAll(async () => {
+  await account.start();
+  useFakeAccountApi(t, account);
+  owner = await t.tenant('Owner');
+  stranger = await t.tenant('Stranger');
+  const stream = await post('/v1/streams/live_streams', { external_id: 'ext-1' });
+  made['/v1/streams/live_streams'] = { id: stream.id, external_id: 'ext-1' };
+  made['/v1/keys'] = { id: (await post('/v1/keys', { type: 'publishable', external_id: 'ext-1' })).id, external_id: 'ext-1' };
+  made['/v1/webhook_endpoints'] = {
+    id: (await post('/v1/webhook_endpoints', { url: 'http://127.0.0.1:4999/hooks', enabled_events: ['*'], external_id: 'ext-1' })).id,
+    external_id: 'ext-1',
+  };
+  made['/v1/streams/assets'] = { id: (await post('/v1/streams/assets', { url: 'https://93.184.216.34/a.mp4', external_id: 'ext-1' })).id, external_id: 'ext-1' };
+  made['/v1/streams/uploads'] = { id: (await post('/v1/streams/uploads', { cors_origin: '*' })).id };
+  made['/v1/streams/provider_configs'] = { id: (await post('/v1/streams/provider_configs', configBody(account))).id };
+  const entitlement = await post('/v1/access/entitlements', { customer: 'c-1', resource: { type: 'ls', id: stream.id }, external_id: 'ext-1' }, { 'Idempotency-Key': randomUUID() });
+  made['/v1/access/entitlements'] = { id: entitlement.id, external_id: 'ext-1' };
+  const events = expectStatus(await t.http().get('/v1/events').set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
+  made['/v1/events'] = { id: events[0]!.id };
+});
+
+/** Reads of one object whose object these tests make; the others are covered beside their resources. */
+const COVERED_ELSEWHERE = ['/v1/streams/clips/:id', '/v1/streams/moments/:id', '/v1/streams/assets/:id/moments', '/v1/webhook_endpoints/:id/attempts'];
+const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
+
+const objectOf = (route: TenantRoute) => {
+  const prefix = Object.keys(made).find((p) => route.path.startsWith(`${p}/`));
+  if (!prefix) throw new Error(`no object is made for ${route.name}: add it to the isolation matrix`);
+  const object = made[prefix]!;
+  return route.params[0] === 'external_id' ? { external_id: object.external_id! } : { [route.params[0]!]: object.id };
+};
+
+describe.each(reads.map((r) => [r.name, r] as const))('%s', (_name, route) => {
+  it('finds the object with its own key, and answers 404 to another tenant and to the other environment', async () => {
+    const values = objectOf(route);
+    expectStatus(await call(t, route, bearer(owner.keys.test.secret), values), 200);
+    expectError(await call(t, route, bearer(stranger.keys.test.secret), values), 404, 'resource_not_found');
+    expectError(await call(t, route, bearer(owner.keys.live.secret), values), 404, 'resource_not_found');
+  });
+});
+
+it('tries every read of one object', () => {
+  expect(reads.length).toBeGreaterThanOrEqual(10);
+});
