@@ -5,8 +5,6 @@ import { queuePolicy, type JobDefinition, type JobType } from './job-definition'
 
 export type { JobDefinition } from './job-definition';
 
-/** The expiry of a job whose type names none: enough for a handful of queries. */
-export const DEFAULT_EXPIRE_SECONDS = 60;
 /**
  * How often pg-boss looks for expired jobs (and archives finished ones), across all processes: a job lost in a
  * crash runs again at most this long after its expiry.
@@ -45,7 +43,7 @@ export class JobQueue {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      await this.ensureQueue({ name: d.name, ...queuePolicy(d), expireInSeconds: d.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS });
+      await this.ensureQueue({ name: d.name, ...queuePolicy(d) });
       const { workers = 1, ...workOptions } = d.work ?? {};
       const ids: string[] = [];
       for (let i = 0; i < workers; i++) {

@@ -3,6 +3,7 @@ import { contract, type RouteAccess } from '@svc/contract';
 import { describe, expect, it } from 'vitest';
 import { routesOf } from '../../src/core/unknown-route';
 import { bearer, useTestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
 
 const t = useTestServer();
 
@@ -26,17 +27,15 @@ describe('expand[] on every read', () => {
     const auth = accessOf(route)?.auth === 'operator' ? t.operator : bearer(keys.test.secret);
     for (const query of ['expand[]=bogus.deeper', 'expand[0]=bogus.deeper', 'expand=bogus.deeper']) {
       const res = await t.http().get(`${concrete(route.path)}?${query}`).set(auth);
-      expect(res.status, `${route.path}?${query}: ${JSON.stringify(res.body)}`).toBe(400);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_expand_path', param: 'bogus.deeper' });
+      expectError(res, 400, 'invalid_expand_path', { type: 'invalid_request_error', param: 'bogus.deeper' });
     }
   });
 
   it('still expands a path a read knows', async () => {
     const { keys } = await t.tenant('Expand known');
     const created = await t.http().post('/v1/keys').set(bearer(keys.test.secret)).send({ type: 'restricted', name: 'r', scopes: ['streams:read'] });
-    expect(created.status).toBe(201);
-    const res = await t.http().get(`/v1/keys/${created.body.data.id}?expand[]=created_by`).set(bearer(keys.test.secret));
-    expect(res.status).toBe(200);
-    expect(typeof res.body.data.created_by).toBe('object');
+    const { data } = expectStatus(created, 201);
+    const res = await t.http().get(`/v1/keys/${data.id}?expand[]=created_by`).set(bearer(keys.test.secret));
+    expect(typeof expectStatus(res, 200).data.created_by).toBe('object');
   });
 });
