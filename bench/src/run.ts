@@ -104,6 +104,9 @@ async function main() {
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
       // The figures measure the server, not the limiter.
       SVC_RATE_LIMIT_PUBLIC: '1000000',
+      // Load from 127.0.0.1 may name the client it stands for (`X-Forwarded-For`): the hostile scenario's attacker
+      // is another client than the viewers, as it would be in production.
+      TRUST_PROXY: 'loopback',
     },
     join(ROOT, 'packages/server'),
     `http://127.0.0.1:${port}`,

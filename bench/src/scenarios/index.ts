@@ -1,6 +1,7 @@
 import { accessCheck, entitlementGrant, sessionOpen } from './access';
 import { floor } from './floor';
 import { heartbeat } from './heartbeat';
+import { hostile } from './hostile';
 import { listLiveStreams } from './streams';
 import type { Scenario } from './types';
 import { webhookFanOut } from './webhooks';
@@ -8,4 +9,4 @@ import { webhookFanOut } from './webhooks';
 export type { Context, Scenario } from './types';
 
 /** In the order they run; the webhook fan-out goes last so its endpoints receive no other scenario's events. */
-export const SCENARIOS: Scenario[] = [floor, heartbeat, sessionOpen, accessCheck, entitlementGrant, listLiveStreams, webhookFanOut];
+export const SCENARIOS: Scenario[] = [floor, heartbeat, sessionOpen, accessCheck, entitlementGrant, listLiveStreams, hostile, webhookFanOut];

@@ -5,6 +5,7 @@ export * from './common/ids';
 export * from './common/limits';
 export * from './common/metadata';
 export * from './common/pagination';
+export * from './common/text';
 export * from './platform/platform.contract';
 export * from './platform/keys.contract';
 export * from './platform/operator.contract';

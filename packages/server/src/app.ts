@@ -5,9 +5,11 @@ import { contract } from '@svc/contract';
 import type { AppContext } from './core/context';
 import { authenticate } from './core/auth/authenticate';
 import { errorHandler } from './core/error-handler';
+import { expandGuard } from './core/expand-guard';
 import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
 import { inputGuard } from './core/input-guard';
+import { jsonBody } from './core/json-body';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { requestContext } from './core/request-context';
@@ -43,7 +45,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(publishableCors(routesOf(contract)));
   // Routes that take a raw body (test-mode direct uploads) come before the JSON body parser.
   for (const m of ctx.modules) m.mountRaw?.(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
-  app.use(express.json({ limit: '1mb', strict: false }));
+  // Size, nesting depth and per-IP concurrency are enforced on the raw bytes, before parsing and authentication.
+  app.use(jsonBody());
   // After the body parser: its stream callbacks would drop an async context started before it.
   app.use(requestContext());
   // A body the JSON parser did not take is in some other format: say so rather than failing validation.
@@ -68,7 +71,7 @@ export function createApp(ctx: AppContext): Express {
     jsonQuery: false,
     responseValidation: false,
     // After authentication (an anonymous bad request is a 401), before anything walks or stores the input.
-    globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), idempotency(ctx)],
+    globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), expandGuard(), idempotency(ctx)],
     requestValidationErrorHandler: (err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err),
   };
   // Express tries routes in the order they were added: the module list's order.

@@ -2,6 +2,16 @@ import { z } from 'zod';
 
 const ConfigSchema = z.object({
   DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
+  /**
+   * A direct connection to the same database, for what a transaction-mode pooler (PgBouncer) cannot carry:
+   * LISTEN/NOTIFY and the job queue. Unset: `DATABASE_URL` serves for everything.
+   */
+  DATABASE_DIRECT_URL: z.url().optional(),
+  /**
+   * Named prepared statements on the pool's connections: `auto` (the default) turns them off when
+   * `DATABASE_DIRECT_URL` differs from `DATABASE_URL`, that is when a pooler sits in between.
+   */
+  SVC_PREPARED_STATEMENTS: z.enum(['auto', 'on', 'off']).default('auto'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().default('127.0.0.1'),
   /** Express's `trust proxy`: `true`, `false`, a hop count, or a list of proxy addresses. */
@@ -25,6 +35,11 @@ const ConfigSchema = z.object({
   SVC_SIMULATED_ASSET_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(3_000),
   /** Test mode: the largest file a simulated one-time upload URL takes. */
   SVC_SIMULATED_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(512 * 1024 * 1024),
+  /**
+   * Test-mode webhook endpoints on loopback addresses: `allow` (the default, for a developer's own machine; the
+   * attempt log keeps only status and latency) or `deny` (shared hosts, where loopback services belong to others).
+   */
+  SVC_WEBHOOKS_PRIVATE_IN_TEST: z.enum(['allow', 'deny']).default('allow'),
   /** The short wait after a moment's clip window closes before the clip is cut. */
   SVC_CLIP_SETTLE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
   /** The service's own media network (nginx-rtmp and ffmpeg): `auto` runs it when the binaries are present. */

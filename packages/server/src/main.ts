@@ -23,10 +23,6 @@ async function main() {
     { ...config, DATABASE_URL: databaseUrl, SVC_OPERATOR_TOKEN: operatorToken, SVC_ENCRYPTION_KEY: encryptionKey },
     log,
   );
-  log.info({ url: running.url }, 'listening');
-  const banner = await ensureDemoTenant(running.ctx.db, running.url, operatorToken);
-  if (banner) process.stdout.write(`${banner}\n`);
-
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down: draining requests and jobs');
     try {
@@ -39,8 +35,26 @@ async function main() {
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // The signal often comes twice: to the whole process group (Ctrl-C, `kill -- -pgid`, systemd) and again from
+  // `pnpm start`, which forwards it. A second one must not kill the drain (Node's default), so it is ignored.
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) return log.info({ signal }, 'already shutting down');
+    stopping = true;
+    void shutdown(signal);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  // Only now that a signal drains the server does it say it listens: a stop asked for at once must not kill it.
+  log.info({ url: running.url }, 'listening');
+  try {
+    const banner = await ensureDemoTenant(running.ctx.db, running.url, operatorToken);
+    if (banner) process.stdout.write(`${banner}\n`);
+  } catch (err) {
+    // A stop during the first start's demo tenant closes the pool under it; that is not a failed start.
+    if (!stopping) throw err;
+  }
 }
 
 main().catch((err) => {

@@ -3,16 +3,38 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from './context';
 import { ApiError } from './errors';
 import type { Principal } from './principal';
+import type { SharedRateStore } from './shared-rate-store';
+
+/** A process's share of a bucket's current window: points reserved from the shared count and not yet used. */
+interface Front {
+  left: number;
+  /** The shared count after the last reservation. */
+  used: number;
+  /** When the window ends (this process's clock). */
+  until: number;
+}
+
+/** The share of a bucket's limit a process reserves at once: one database call serves this many requests. */
+const RESERVE_FRACTION = 0.05;
+const MAX_FRONTS = 20_000;
 
 /**
- * Per-process buckets of `limit` requests per second, refilled each second (rate-limiter-flexible's
- * memory limiter, one per distinct limit). Each process counts on its own: N processes behind a balancer
- * admit up to N times the limit; see docs/decisions.md.
+ * Buckets of `limit` requests per one-second window. With a shared store (the server's), every process on the
+ * database counts against the same window: each reserves a small share of the limit at a time (5 %, at least
+ * one point) and hands it out in memory, and a bucket the store reports empty is refused in memory until its
+ * window ends, so the database sees one call per reservation, not per request. No process can admit more than
+ * it reserved, so all of them together admit at most the limit. Without a store (unit tests) buckets are
+ * per process (rate-limiter-flexible's memory limiter).
  */
 export class RateLimits {
   private readonly limiters = new Map<number, RateLimiterMemory>();
+  private readonly fronts = new Map<string, Front>();
+  private readonly reserving = new Map<string, Promise<void>>();
 
-  constructor(readonly publicPerIp: number) {}
+  constructor(
+    readonly publicPerIp: number,
+    private readonly store?: SharedRateStore,
+  ) {}
 
   private limiter(points: number): RateLimiterMemory {
     let limiter = this.limiters.get(points);
@@ -25,6 +47,7 @@ export class RateLimits {
 
   /** Takes one request from the bucket; `allowed` is false when it was empty. */
   async take(bucket: string, limit: number) {
+    if (this.store) return this.takeShared(this.store, bucket, limit);
     try {
       const r = await this.limiter(limit).consume(bucket, 1);
       return { allowed: true, limit, remaining: r.remainingPoints, resetMs: r.msBeforeNext };
@@ -32,6 +55,43 @@ export class RateLimits {
       if (!(e instanceof RateLimiterRes)) throw e;
       return { allowed: false, limit, remaining: 0, resetMs: e.msBeforeNext };
     }
+  }
+
+  private async takeShared(store: SharedRateStore, bucket: string, limit: number) {
+    // The limit is part of the key: a plan changed by PATCH starts a fresh share at once.
+    const key = `${limit}:${bucket}`;
+    for (;;) {
+      const now = Date.now();
+      const front = this.fronts.get(key);
+      if (front && front.until > now && (front.left > 0 || front.used >= limit)) return this.fromFront(front, limit, now);
+      // One reservation at a time per bucket: requests arriving meanwhile wait for it rather than each
+      // reserving a share of their own (which would hoard the window and refuse requests it never admitted).
+      let reserving = this.reserving.get(key);
+      if (!reserving) {
+        reserving = this.reserve(store, key, bucket, limit).finally(() => this.reserving.delete(key));
+        this.reserving.set(key, reserving);
+      }
+      await reserving;
+    }
+  }
+
+  private async reserve(store: SharedRateStore, key: string, bucket: string, limit: number): Promise<void> {
+    const started = Date.now();
+    const { granted, used, msLeft } = await store.take(bucket, Math.max(1, Math.floor(limit * RESERVE_FRACTION)), limit);
+    if (this.fronts.size >= MAX_FRONTS) this.prune(started);
+    this.fronts.set(key, { left: granted, used: granted > 0 ? used : limit, until: started + msLeft });
+  }
+
+  private fromFront(front: Front, limit: number, now: number) {
+    const resetMs = Math.max(1, front.until - now);
+    if (front.left <= 0) return { allowed: false, limit, remaining: 0, resetMs };
+    front.left--;
+    return { allowed: true, limit, remaining: front.left + Math.max(0, limit - front.used), resetMs };
+  }
+
+  private prune(now: number): void {
+    for (const [key, front] of this.fronts) if (front.until <= now) this.fronts.delete(key);
+    if (this.fronts.size >= MAX_FRONTS) this.fronts.clear();
   }
 }
 

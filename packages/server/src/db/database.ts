@@ -10,8 +10,12 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 // Keep bigint and numeric columns as JS numbers where they fit; counts come back as strings otherwise.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function createDatabase(connectionString: string, max = 10): { db: Database; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString, max, Client: PreparingClient });
+/**
+ * `prepare: false` for a transaction-mode pooler (PgBouncer before 1.21 keeps no prepared statement across
+ * transactions, which may run on different server connections): statements then run unnamed.
+ */
+export function createDatabase(connectionString: string, max = 10, options: { prepare?: boolean } = {}): { db: Database; pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString, max, Client: options.prepare === false ? pg.Client : PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };

@@ -6,6 +6,7 @@ import * as streamsAssets from './migrations/2026_11_21_004_streams_assets';
 import * as access from './migrations/2026_11_21_005_access';
 import * as accessOpenSession from './migrations/2026_11_22_006_access_open_session';
 import * as accessOpenSessionsAsDecided from './migrations/2026_11_23_01_access_open_sessions_as_decided';
+import * as rateLimitBuckets from './migrations/2026_11_23_10_rate_limit_buckets';
 import * as identity from './migrations/2026_11_23_20_identity';
 import * as providerConfigs from './migrations/2026_11_23_30_provider_configs';
 import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_005_access': access,
   '2026_11_22_006_access_open_session': accessOpenSession,
   '2026_11_23_01_access_open_sessions_as_decided': accessOpenSessionsAsDecided,
+  '2026_11_23_10_rate_limit_buckets': rateLimitBuckets,
   '2026_11_23_20_identity': identity,
   '2026_11_23_30_provider_configs': providerConfigs,
   '2026_11_23_40_media_network': mediaNetwork,

@@ -19,7 +19,7 @@ export interface JobType<P extends object = object> {
   payload: z.ZodType<P>;
   /** pg-boss's default is `{ limit: 2 }` (two more tries, at once). */
   retry: RetryPolicy;
-  /** How long one try may run before pg-boss counts it failed (crash recovery); absent: pg-boss's 15 minutes. */
+  /** How long one try may run before pg-boss counts it failed (crash recovery); absent: `DEFAULT_EXPIRE_SECONDS`. */
   expireInSeconds?: number;
   /** Cron expression (UTC) for jobs the queue starts by itself (their payload is `{}`). */
   schedule?: string;
@@ -46,13 +46,16 @@ export function defineJob<P extends object>(type: JobType<P>): JobType<P> {
 /** Every job type defined so far in this process (import the modules first). */
 export const definedJobTypes = (): JobType<any>[] => [...defined.values()];
 
-/** pg-boss's options for a job type's retry policy and expiry; empty where the type keeps pg-boss's defaults. */
+/** The expiry of a job whose type names none: enough for a handful of queries (pg-boss's own is 15 minutes). */
+export const DEFAULT_EXPIRE_SECONDS = 60;
+
+/** pg-boss's options for a job type's retry policy and expiry. */
 export function queuePolicy(type: JobType<any>) {
   return {
     retryLimit: type.retry.limit,
     retryDelay: type.retry.delaySeconds ?? 0,
     retryBackoff: type.retry.backoff ?? false,
-    ...(type.expireInSeconds !== undefined ? { expireInSeconds: type.expireInSeconds } : {}),
+    expireInSeconds: type.expireInSeconds ?? DEFAULT_EXPIRE_SECONDS,
   };
 }
 

@@ -18,6 +18,8 @@ export const purgeIdempotencyKeysJobType = defineJob({
   payload: schedulePayload(),
   retry: { limit: 2 },
   schedule: '17 * * * *',
+  // One delete over a day of keys.
+  expireInSeconds: 600,
 });
 
 export const purgeIdempotencyKeysJob = (db: Database): JobDefinition => ({

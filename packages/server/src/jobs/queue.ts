@@ -5,6 +5,11 @@ import { queuePolicy, type JobDefinition, type JobType } from './job-definition'
 
 export type { JobDefinition } from './job-definition';
 
+/**
+ * How often pg-boss looks for expired jobs (and archives finished ones), across all processes: a job lost in a
+ * crash runs again at most this long after its expiry.
+ */
+export const MAINTENANCE_INTERVAL_SECONDS = 10;
 
 /** pg-boss's schema; jobs sent inside a transaction (`send-in-transaction.ts`) write to it too. */
 export const JOB_SCHEMA = 'pgboss';
@@ -26,7 +31,7 @@ export class JobQueue {
   private started = false;
 
   constructor(connectionString: string, private readonly log: Logger) {
-    this.boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4 });
+    this.boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4, maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS });
     this.boss.on('error', (err) => log.error({ err: err.message }, 'job queue error'));
   }
 
@@ -38,7 +43,7 @@ export class JobQueue {
     await this.boss.start();
     this.started = true;
     for (const d of this.definitions) {
-      await this.boss.createQueue(d.name, { name: d.name, ...queuePolicy(d) });
+      await this.ensureQueue({ name: d.name, ...queuePolicy(d) });
       const { workers = 1, ...workOptions } = d.work ?? {};
       const ids: string[] = [];
       for (let i = 0; i < workers; i++) {
@@ -64,6 +69,24 @@ export class JobQueue {
       else this.log.error({ job: d.name, id: job.id, issues: parsed.error.issues.length }, 'job payload does not match its schema');
     }
     return payloads;
+  }
+
+  /**
+   * Creates the queue if it is missing, then sets its options (a queue created earlier, by an older version or
+   * `prepareJobQueues`, keeps its own otherwise). Processes starting together on a new database can deadlock in
+   * pg-boss's queue creation (each adds a partition under a lock the other holds); the loser tries again.
+   */
+  private async ensureQueue(options: PgBoss.Queue): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (!(await this.boss.getQueue(options.name))) await this.boss.createQueue(options.name, options);
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt + Math.random() * 100));
+      }
+    }
+    await this.boss.updateQueue(options.name, options);
   }
 
   /**

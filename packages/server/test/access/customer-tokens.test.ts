@@ -108,10 +108,15 @@ describe('customer token verification', () => {
     ['token_expired', 'exp passed beyond the skew', async () => signToken(t, setup.key, { iat: nowS() - 600, exp: nowS() - 61 })],
     ['invalid_claims', 'aud other than svc', async () => signToken(t, setup.key, { aud: 'other' })],
     ['invalid_claims', 'no aud', async () => signToken(t, setup.key, { aud: null })],
+    ['invalid_claims', 'aud array with another audience', async () => signToken(t, setup.key, { aud: ['svc', 'evil'] })],
+    ['invalid_claims', 'empty aud array', async () => signToken(t, setup.key, { aud: [] })],
+    ['invalid_claims', 'exp before iat', async () => signToken(t, setup.key, { iat: nowS(), exp: nowS() - 10 })],
+    ['invalid_claims', 'exp equal to iat', async () => signToken(t, setup.key, { iat: nowS() + 30, exp: nowS() + 30 })],
     ['invalid_claims', 'no sub', async () => signToken(t, setup.key, { sub: null })],
     ['invalid_claims', 'empty sub', async () => signToken(t, setup.key, { sub: '' })],
     ['invalid_claims', 'sub of 256 characters', async () => signToken(t, setup.key, { sub: 'x'.repeat(256) })],
     ['invalid_claims', 'numeric sub', async () => signToken(t, setup.key, { sub: 42 })],
+    ['invalid_claims', 'sub with a lone surrogate', async () => signToken(t, setup.key, { sub: 'viewer-\ud800' })],
     ['invalid_claims', 'no iat', async () => signToken(t, setup.key, { iat: null })],
     ['invalid_claims', 'no exp', async () => signToken(t, setup.key, { exp: null })],
     ['invalid_claims', 'lifetime over 15 minutes', async () => signToken(t, setup.key, { iat: nowS() - 300, exp: nowS() + 601 })],
@@ -137,6 +142,8 @@ describe('customer token verification', () => {
     expectStatus(await openWith(justExpired), 201);
     const fullLifetime = await signToken(t, setup.key, { iat: nowS(), exp: nowS() + 900 });
     expectStatus(await openWith(fullLifetime), 201);
+    const audArray = await signToken(t, setup.key, { aud: ['svc'] });
+    expectStatus(await openWith(audArray), 201);
   });
 
   it('refuses a token of another tenant and a test-mode token against a live publishable key', async () => {

@@ -96,6 +96,60 @@ describe('text holding U+0000 (PostgreSQL cannot store it)', () => {
   });
 });
 
+describe('text that is not well-formed Unicode (a lone surrogate)', () => {
+  // Raw JSON: `JSON.stringify` would write the escape, but superagent re-encodes strings, so send the text as is.
+  const post = (path: string, json: string) => t.http().post(path).set(bearer(secret)).set('content-type', 'application/json').send(json);
+
+  it.each([
+    ['/v1/streams/live_streams', '{"metadata": {"k": "\\ud800"}}', 'metadata.k'],
+    ['/v1/streams/live_streams', '{"metadata": {"\\udfff": "v"}}', 'metadata.\udfff'],
+    ['/v1/streams/live_streams', '{"external_id": "a\\ud800b"}', 'external_id'],
+    ['/v1/webhook_endpoints', '{"url": "http://127.0.0.1:4999/h", "enabled_events": ["*"], "description": "\\udc00"}', 'description'],
+    ['/v1/access/entitlements', '{"customer": "viewer-\\ud83d", "resource": {"type": "ls", "id": "ls_01jdzzzzzzzzzzzzzzzzzzzzzz"}, "source": "tenant_grant"}', 'customer'],
+    ['/v1/keys', '{"type": "publishable", "name": "n\\ud800"}', 'name'],
+  ])('POST %s with %s is 422 validation_failed at %s', async (path, json, param) => {
+    const res = await post(path, json);
+    expectError(res, 422, 'validation_failed');
+    expect(res.body.error.param).toBe(param);
+    expect(res.body.error.details[param]).toEqual([expect.stringContaining('well-formed')]);
+  });
+
+  it('keeps a proper surrogate pair (an emoji) as text', async () => {
+    const res = await post('/v1/streams/live_streams', '{"metadata": {"k": "\\ud83c\\udfa5"}}');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.metadata).toEqual({ k: '🎥' });
+  });
+
+  it('is one check, the contract\'s: its shared string schema and the server\'s guard agree', async () => {
+    const { isWellFormedText, TextSchema, ExternalIdSchema } = await import('@svc/contract');
+    for (const bad of ['\ud800', 'a\udfffb', '\ud83d']) {
+      expect(isWellFormedText(bad)).toBe(false);
+      expect(TextSchema.safeParse(bad).success).toBe(false);
+      expect(ExternalIdSchema.safeParse(bad).success).toBe(false);
+    }
+    expect(isWellFormedText('🎥 日本語')).toBe(true);
+    // A URL cannot carry one: the UTF-8 bytes of a surrogate do not decode, so the query is never 5xx.
+    const query = await t.http().get('/v1/streams/live_streams?external_id=%ED%A0%80').set(bearer(secret));
+    expect(query.status).toBeLessThan(500);
+  });
+});
+
+describe('metadata keys that name the prototype chain', () => {
+  it.each(['__proto__', 'constructor', 'prototype'])('%s is 422 validation_failed, never dropped', async (key) => {
+    for (const path of ['/v1/streams/live_streams', '/v1/webhook_endpoints']) {
+      const base = path === '/v1/webhook_endpoints' ? '"url": "http://127.0.0.1:4999/h", "enabled_events": ["*"], ' : '';
+      const res = await t.http().post(path).set(bearer(secret)).set('content-type', 'application/json')
+        .send(`{${base}"metadata": {"${key}": {"polluted": "yes"}, "ok": "v"}}`);
+      expectError(res, 422, 'validation_failed');
+      expect(res.body.error.param).toBe(`metadata.${key}`);
+    }
+    const asText = await t.http().post('/v1/streams/live_streams').set(bearer(secret)).set('content-type', 'application/json').send(`{"metadata": {"${key}": "v"}}`);
+    expectError(asText, 422, 'validation_failed');
+    expect(asText.body.error.param).toBe(`metadata.${key}`);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
 describe('IDs', () => {
   it('are recognised only when well-formed, so odd ones never reach a query', () => {
     const id = newId('live_stream');

@@ -46,4 +46,32 @@ describe('Job definitions', () => {
       select retry_limit, retry_delay, retry_backoff, data from pgboss.job where name = ${type.name}`.execute(t.ctx.db);
     expect(rows).toEqual([{ retry_limit: 5, retry_delay: 7, retry_backoff: true, data: { n: 1 } }]);
   });
+
+  it('sends a job with its type\'s expiry, or 60 s when the type names none', async () => {
+    const named = defineJob({ name: 'test-expiry-named', version: 1, payload: z.object({}), retry: { limit: 0 }, expireInSeconds: 45 });
+    const unnamed = defineJob({ name: 'test-expiry-default', version: 1, payload: z.object({}), retry: { limit: 0 } });
+    const { prepareJobQueues } = await import('../../src/jobs/prepare-job-queues');
+    await prepareJobQueues(t.databaseUrl, [named, unnamed]);
+    await t.ctx.db.transaction().execute((trx) => sendInTransaction(trx, [jobOf(named, {}, 3600), jobOf(unnamed, {}, 3600)]));
+    const { rows } = await sql<{ name: string; seconds: number }>`
+      select name, extract(epoch from expire_in)::int as seconds from pgboss.job where name in (${named.name}, ${unnamed.name}) order by name`.execute(t.ctx.db);
+    expect(rows).toEqual([{ name: unnamed.name, seconds: 60 }, { name: named.name, seconds: 45 }]);
+  });
+
+  it('starts with each queue\'s expiry updated, for queues created before with another', async () => {
+    const type = defineJob({ name: 'test-expiry-updated', version: 1, payload: z.object({}), retry: { limit: 1 }, expireInSeconds: 30 });
+    const { prepareJobQueues } = await import('../../src/jobs/prepare-job-queues');
+    await prepareJobQueues(t.databaseUrl, [{ ...type, expireInSeconds: 900 }]);
+    const { JobQueue } = await import('../../src/jobs/queue');
+    const queue = new JobQueue(t.databaseUrl, t.ctx.log);
+    queue.register({ ...type, handler: async () => {} });
+    await queue.start();
+    try {
+      const { rows } = await sql<{ expire_seconds: number; retry_limit: number }>`
+        select expire_seconds, retry_limit from pgboss.queue where name = ${type.name}`.execute(t.ctx.db);
+      expect(rows).toEqual([{ expire_seconds: 30, retry_limit: 1 }]);
+    } finally {
+      await queue.stop();
+    }
+  });
 });

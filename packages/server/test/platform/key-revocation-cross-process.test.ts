@@ -147,7 +147,8 @@ describe('a second server process', () => {
     const patch = await t.http().patch(`/v1/operator/tenants/${tenantId}`).set(t.operator).send({ rate_limits: { secret: 9 } });
     expect(patch.status).toBe(200);
     const { res, elapsedMs } = await pollSecond(rootSecret, (r) => r.headers.get('ratelimit-limit') === '9');
-    expect(res.status).toBe(200);
+    // The count is shared by both processes: the requests already made this second count against the new limit.
+    expect([200, 429]).toContain(res.status);
     expect(res.headers.get('ratelimit-limit')).toBe('9');
     expect(elapsedMs).toBeLessThan(PROPAGATION_LIMIT_MS);
   });

@@ -107,6 +107,13 @@ describe('tenant limits', () => {
     expect(new Set(remaining).size).toBe(remaining.length);
   });
 
+  it('admits a burst well within the limit in full, however many requests reserve at once', async () => {
+    const created = await t.http().post('/v1/operator/tenants').set(t.operator).send({ name: 'Big plan', rate_limits: { secret: 1000 } });
+    const secret = created.body.data.keys.test.secret as string;
+    const responses = await burst(60, () => t.http().get('/v1/keys').set(bearer(secret)));
+    expect(count(responses, 200)).toBe(60);
+  });
+
   it('admits requests again once the window has passed', async () => {
     const created = await t.http().post('/v1/operator/tenants').set(t.operator).send({ name: 'Refill', rate_limits: { secret: 2 } });
     const secret = created.body.data.keys.test.secret as string;

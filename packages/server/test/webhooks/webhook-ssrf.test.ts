@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, useTestServer, type TestServer } from '../harness';
+import { bearer, createTestServer, useTestServer } from '../harness';
 import type { HostResolver } from '../../src/core/outbound/url-policy';
 import { Receiver } from './receiver';
 import { attemptsOf, createEndpoint, emit, eventually, startWorker } from './webhook-helpers';
@@ -72,6 +72,62 @@ describe('live-mode URL rules', () => {
     expect((await create(keys.test.secret, 'http://[::1]:3000/hooks')).status).toBe(201);
     expect((await create(keys.test.secret, 'http://192.168.1.20/hooks')).body.error.code).toBe('webhook_url_not_allowed');
     expect((await create(keys.test.secret, 'http://169.254.169.254/latest')).body.error.code).toBe('webhook_url_not_allowed');
+  });
+});
+
+describe('test-mode private addresses', () => {
+  it('keeps the status and latency of an attempt to a loopback receiver, never its body', async () => {
+    r.answer(() => ({ status: 200, body: 'secret local service answer' }));
+    const { tenant, keys } = await t.tenant();
+    const endpoint = await createEndpoint(t, keys.test.secret, { url: `http://127.0.0.1:${r.port}/local`, enabled_events: ['*'] });
+    const w = await startWorker(t);
+    try {
+      await emit(t, { tenantId: tenant.id, livemode: false }, 'streams.asset.ready');
+      const [attempt] = await eventually(async () => {
+        const list = await attemptsOf(t, keys.test.secret, endpoint.id);
+        expect(list).toHaveLength(1);
+        return list;
+      });
+      expect(attempt).toMatchObject({ succeeded: true, status_code: 200, response_body: null });
+      expect(typeof attempt.latency_ms).toBe('number');
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it('SVC_WEBHOOKS_PRIVATE_IN_TEST=deny refuses loopback in test mode, at creation and at delivery', async () => {
+    const denying = await createTestServer({ SVC_WEBHOOKS_PRIVATE_IN_TEST: 'deny' });
+    try {
+      denying.ctx.resolveHost = dns({ localhost: ['127.0.0.1'], 'hooks.example.com': ['93.184.216.34'] });
+      const { keys } = await denying.tenant();
+      for (const url of ['http://127.0.0.1:3000/x', 'http://localhost:3000/x', 'http://[::1]:3000/x', 'http://0x7f000001/x', 'http://[::ffff:127.0.0.1]/x']) {
+        const res = await denying.http().post('/v1/webhook_endpoints').set(bearer(keys.test.secret)).send({ url, enabled_events: ['*'] });
+        expect(res.status, url).toBe(422);
+        expect(res.body.error).toMatchObject({ code: 'webhook_url_not_allowed', details: { reason: 'loopback_address' } });
+      }
+      const ok = await denying.http().post('/v1/webhook_endpoints').set(bearer(keys.test.secret)).send({ url: 'http://hooks.example.com/x', enabled_events: ['*'] });
+      expect(ok.status).toBe(201);
+    } finally {
+      await denying.close();
+    }
+    // At delivery: an endpoint created while loopback was allowed is not reached once it is denied.
+    t.ctx.resolveHost = dns({ 'flip.example.com': ['127.0.0.1'] });
+    const { tenant, keys } = await t.tenant();
+    const endpoint = await createEndpoint(t, keys.test.secret, { url: `http://flip.example.com:${r.port}/x`, enabled_events: ['*'] });
+    const before = r.connections;
+    const w = await startWorker(t, { privateInTest: 'deny', resolveHost: dns({ 'flip.example.com': ['127.0.0.1'] }) });
+    try {
+      await emit(t, { tenantId: tenant.id, livemode: false }, 'streams.asset.ready');
+      const [attempt] = await eventually(async () => {
+        const list = await attemptsOf(t, keys.test.secret, endpoint.id);
+        expect(list).toHaveLength(1);
+        return list;
+      });
+      expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^url_not_allowed: .*SVC_WEBHOOKS_PRIVATE_IN_TEST/) });
+      expect(r.connections).toBe(before);
+    } finally {
+      await w.stop();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { ACCESS_LIMITS } from '@svc/contract';
+import { ACCESS_LIMITS, isWellFormedText } from '@svc/contract';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import { isIdOf } from '../ids';
@@ -62,16 +62,23 @@ function reasonOf(err: unknown): [CustomerTokenFailure, string] {
   return ['malformed', 'The customer token cannot be read.'];
 }
 
-/** The rules jose leaves to us: `sub` length, `iat` not ahead, lifetime and horizon at most 15 minutes, `ctry`. */
+/** The rules jose leaves to us: `aud` exactly ours, `exp` after `iat`, `sub` length, `iat` not ahead, lifetime and horizon at most 15 minutes, `ctry`. */
 function checkClaims(payload: JWTPayload, nowSeconds: number): { customer: string; country: string | null } {
   const { sub, iat, exp } = payload;
-  // U+0000 cannot be stored as text, and `sub` becomes the customer of sessions and entitlement lookups.
-  if (typeof sub !== 'string' || sub.length === 0 || sub.length > subMaxLength || sub.includes('\0')) {
-    throw refuseCustomerToken('invalid_claims', `The customer token's \`sub\` must be 1 to ${subMaxLength} characters, without U+0000.`);
+  // U+0000 and lone surrogates cannot be stored as text, and `sub` becomes the customer of sessions and entitlement lookups.
+  if (typeof sub !== 'string' || sub.length === 0 || sub.length > subMaxLength || sub.includes('\0') || !isWellFormedText(sub)) {
+    throw refuseCustomerToken('invalid_claims', `The customer token's \`sub\` must be 1 to ${subMaxLength} characters of well-formed text, without U+0000.`);
   }
   if (typeof iat !== 'number' || typeof exp !== 'number') {
     throw refuseCustomerToken('invalid_claims', 'The customer token needs numeric `iat` and `exp`.');
   }
+  // jose takes an `aud` array that merely includes ours; a token meant for others too is not ours alone.
+  const aud = payload.aud;
+  const audList = Array.isArray(aud) ? aud : [aud];
+  if (audList.length === 0 || audList.some((a) => a !== audience)) {
+    throw refuseCustomerToken('invalid_claims', `The customer token's \`aud\` must be exactly \`${audience}\`.`);
+  }
+  if (exp <= iat) throw refuseCustomerToken('invalid_claims', 'The customer token\'s `exp` must be after its `iat`.');
   if (iat > nowSeconds + clockSkewSeconds) throw refuseCustomerToken('not_yet_valid', 'The customer token\'s `iat` is in the future.');
   if (exp - iat > maxLifetimeSeconds) {
     throw refuseCustomerToken('invalid_claims', 'The customer token lives longer than 15 minutes (`exp` - `iat`).');

@@ -33,8 +33,48 @@ describe('classifyAddress', () => {
     ['::ffff:10.0.0.1', 'private'],
     ['::ffff:a9fe:a9fe', 'private'],
     ['64:ff9b::10.0.0.1', 'private'],
-    ['2002:7f00:1::', 'private'],
+    ['2002:7f00:1::', 'loopback'],
     ['not-an-ip', 'private'],
+    // Every embedded-IPv4 form, judged by the IPv4 address inside it.
+    ['::ffff:8.8.8.8', 'public'],
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::10.0.0.1', 'private'],
+    ['::8.8.8.8', 'public'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:192.168.0.1', 'private'],
+    ['64:ff9b::127.0.0.1', 'loopback'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::169.254.169.254', 'private'],
+    ['64:ff9b::8.8.8.8', 'public'],
+    ['64:ff9b:1::7f00:1', 'loopback'],
+    ['64:ff9b:1::a00:1', 'private'],
+    ['64:ff9b:1::808:808', 'private'],
+    ['2002:a00:1::', 'private'],
+    ['2002:808:808::1', 'private'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
+    ['2001:0:7f00:1::1', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'private'],
+    // Reserved, documentation and benchmarking ranges.
+    ['192.0.2.1', 'private'],
+    ['198.51.100.7', 'private'],
+    ['203.0.113.9', 'private'],
+    ['198.18.0.1', 'private'],
+    ['198.19.255.255', 'private'],
+    ['192.0.0.8', 'private'],
+    ['240.0.0.1', 'private'],
+    ['2001:db8::1', 'private'],
+    ['3fff::1', 'private'],
+    ['3fff:fff:ffff::1', 'private'],
+    ['2001:2::1', 'private'],
+    ['2001:10::1', 'private'],
+    ['100::1', 'private'],
+    ['5f00::1', 'private'],
+    ['fec0::1', 'private'],
+    ['4000::1', 'private'],
+    ['::2', 'private'],
+    ['2a00:1450:4001::1', 'public'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);
   });
@@ -57,6 +97,32 @@ describe('permittedAddresses', () => {
     expect(await refusal('https://nowhere.invalid/x', true, fixed())).toBe('unresolvable_host');
     expect(await refusal('https://user:pw@hooks.example.com/x', true)).toBe('credentials_in_url');
   });
+
+  // The spellings of loopback an attacker tries: URL parsing turns each into a plain address before the check.
+  it.each([
+    'https://0x7f000001/x',
+    'https://2130706433/x',
+    'https://0177.0.0.1/x',
+    'https://127.1/x',
+    'https://\uff11\uff12\uff17.\uff10.\uff10.\uff11/x',
+    'https://[::ffff:127.0.0.1]/x',
+    'https://[::ffff:7f00:1]/x',
+    'https://[::127.0.0.1]/x',
+    'https://[::ffff:0:127.0.0.1]/x',
+    'https://[64:ff9b::127.0.0.1]/x',
+    'https://[64:ff9b:1::7f00:1]/x',
+    'https://[2002:7f00:1::1]/x',
+    'https://[0:0:0:0:0:0:0:1]/x',
+  ])('live mode refuses %s as loopback', async (url) => {
+    expect(await refusal(url, true)).toBe('loopback_address');
+  });
+
+  it.each(['https://[3fff::1]/x', 'https://[2001:db8::1]/x', 'https://198.18.0.1/x', 'https://192.0.2.1/x', 'https://[2001:2::1]/x'])(
+    'live mode refuses the documentation or benchmarking address %s',
+    async (url) => {
+      expect(await refusal(url, true)).toBe('private_address');
+    },
+  );
 
   it('test mode: http and loopback too, still no private networks', async () => {
     expect(await refusal('http://127.0.0.1:3000/x', false)).toBe('allowed');

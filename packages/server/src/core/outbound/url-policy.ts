@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -27,41 +28,44 @@ export class UrlRefused extends Error {
   }
 }
 
-// Everything that is not a public unicast address: RFC 6890 special-purpose ranges, CGNAT, multicast, ...
-const nonPublic = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) nonPublic.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7],
-  ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) nonPublic.addSubnet(net, bits, 'ipv6');
-
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
-
-/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible or NAT64 (`64:ff9b::/96`) IPv6 address. */
-function embeddedIpv4(address: string): string | undefined {
-  const m = /^(?:::ffff:(?:0:)?|::|64:ff9b::)((?:\d{1,3}\.){3}\d{1,3})$/i.exec(address);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
-}
-
 export type AddressClass = 'public' | 'loopback' | 'private';
 
+const ipv4Class = (ip: ipaddr.IPv4): AddressClass => {
+  const range = ip.range();
+  // Everything but plain unicast is refused: RFC 1918, CGNAT, link-local, `0/8`, benchmarking, documentation, reserved, multicast...
+  return range === 'loopback' ? 'loopback' : range === 'unicast' ? 'public' : 'private';
+};
+
+const v4At = (parts: number[], i: number) => new ipaddr.IPv4([parts[i]! >> 8, parts[i]! & 255, parts[i + 1]! >> 8, parts[i + 1]! & 255]);
+const lastV4 = (ip: ipaddr.IPv6) => v4At(ip.parts, 6);
+/** Teredo's client address is stored inverted. */
+const teredoClient = (ip: ipaddr.IPv6) => v4At(ip.parts.map((p) => ~p & 0xffff), 6);
+const globalUnicast = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+const wellKnownNat64 = ipaddr.parseCIDR('64:ff9b::/96') as [ipaddr.IPv6, number];
+
+/**
+ * An IPv6 address is judged by the IPv4 address inside it where it has one: IPv4-mapped (`::ffff:a.b.c.d`),
+ * IPv4-translated (`::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`) and NAT64 (`64:ff9b::/96`) take that
+ * address's class. The transition prefixes that only reach an IPv4 address through a relay (local-use NAT64
+ * `64:ff9b:1::/48`, 6to4, Teredo) are loopback when the IPv4 inside is, and never public otherwise.
+ */
+function ipv6Class(ip: ipaddr.IPv6): AddressClass {
+  const range = ip.range();
+  if (range === 'loopback') return 'loopback';
+  if (range === 'unspecified') return 'private';
+  const compatible = ip.parts.slice(0, 6).every((p) => p === 0);
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || compatible || ip.match(wellKnownNat64)) return ipv4Class(lastV4(ip));
+  const relayed = range === 'rfc6052' ? [lastV4(ip)] : range === '6to4' ? [v4At(ip.parts, 1)] : range === 'teredo' ? [v4At(ip.parts, 2), teredoClient(ip)] : [];
+  if (relayed.length > 0) return relayed.some((v4) => v4.range() === 'loopback') ? 'loopback' : 'private';
+  // Only global unicast outside every special-purpose range (documentation `2001:db8::/32` and `3fff::/20`, benchmarking, ...).
+  return range === 'unicast' && ip.match(globalUnicast) ? 'public' : 'private';
+}
+
 export function classifyAddress(address: string): AddressClass {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
-  const v4 = isIP(bare) === 6 ? embeddedIpv4(bare) : bare;
-  const [ip, family] = v4 ? [v4, 'ipv4' as const] : [bare, 'ipv6' as const];
-  if (!isIP(ip)) return 'private';
-  if (loopback.check(ip, family)) return 'loopback';
-  return nonPublic.check(ip, family) ? 'private' : 'public';
+  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (!isIP(bare)) return 'private';
+  const ip = ipaddr.parse(bare);
+  return ip.kind() === 'ipv4' ? ipv4Class(ip as ipaddr.IPv4) : ipv6Class(ip as ipaddr.IPv6);
 }
 
 /** Live endpoints: `https` only. Test endpoints: `http` too, so a developer can receive on their own machine. */
@@ -76,10 +80,15 @@ export function checkUrlShape(url: URL, livemode: boolean): void {
 
 /**
  * The addresses a request to `url` may connect to. Every address the host resolves to must be public
- * (loopback too in test mode): one bad address refuses the URL, so a name cannot mix a public and a
+ * (loopback too in test mode, unless the operator denies it): one bad address refuses the URL, so a name cannot mix a public and a
  * private answer. Callers connect to a returned address, never resolving again.
  */
-export async function permittedAddresses(url: URL, livemode: boolean, resolve: HostResolver): Promise<ResolvedAddress[]> {
+export async function permittedAddresses(
+  url: URL,
+  livemode: boolean,
+  resolve: HostResolver,
+  privateInTest: 'allow' | 'deny' = 'allow',
+): Promise<ResolvedAddress[]> {
   checkUrlShape(url, livemode);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: ResolvedAddress[];
@@ -94,9 +103,14 @@ export async function permittedAddresses(url: URL, livemode: boolean, resolve: H
   }
   for (const { address } of addresses) {
     const kind = classifyAddress(address);
-    if (kind === 'public' || (kind === 'loopback' && !livemode)) continue;
+    if (kind === 'public' || (kind === 'loopback' && !livemode && privateInTest === 'allow')) continue;
     throw kind === 'loopback'
-      ? new UrlRefused('loopback_address', `${host} resolves to the loopback address ${address}; only test-mode endpoints may use it.`)
+      ? new UrlRefused(
+          'loopback_address',
+          livemode
+            ? `${host} resolves to the loopback address ${address}; only test-mode endpoints may use it.`
+            : `${host} resolves to the loopback address ${address}, which this server does not allow (SVC_WEBHOOKS_PRIVATE_IN_TEST=deny).`,
+        )
       : new UrlRefused('private_address', `${host} resolves to ${address}, which is not a public address.`);
   }
   return addresses;

@@ -23,7 +23,7 @@ async function attempt(deps: WebhookWorkerDeps, d: DeliveryForAttempt): Promise<
   const url = new URL(d.url);
   let address;
   try {
-    [address] = await permittedAddresses(url, d.livemode, deps.resolveHost);
+    [address] = await permittedAddresses(url, d.livemode, deps.resolveHost, deps.privateInTest);
   } catch (err) {
     if (!(err instanceof UrlRefused)) throw err;
     return { statusCode: null, latencyMs: 0, responseBody: null, error: `url_not_allowed: ${err.message}` };
@@ -37,7 +37,8 @@ async function attempt(deps: WebhookWorkerDeps, d: DeliveryForAttempt): Promise<
   });
   const result = await postWebhook(url, deps.agents.for(url, address!), headers, d.envelope, deps.timeoutMs);
   const redirected = result.statusCode !== null && result.statusCode >= 300 && result.statusCode < 400;
-  return redirected ? { ...result, error: 'redirect_not_followed' } : result;
+  const logged = deps.logsBodyFrom(address!.address) ? result : { ...result, responseBody: null };
+  return redirected ? { ...logged, error: 'redirect_not_followed' } : logged;
 }
 
 /** The deliveries that got one of their endpoint's slots, in one transaction whatever the endpoints. */
@@ -78,6 +79,8 @@ export const deliverWebhookJob = (deps: WebhookWorkerDeps): JobDefinition<Delive
   // Two loops of 5 jobs each (a job holds one event's deliveries): an endpoint receiving every event gets 5
   // at a time from each loop, within its cap of 10 in flight, which the database keeps across processes.
   work: { workers: 2, batchSize: 5, pollingIntervalSeconds: 0.5 },
+  // A batch's POSTs run at once, each within the 10 s timeout: a job still active after 30 s lost its process.
+  expireInSeconds: 30,
   // `deliveryId`: a job queued before jobs carried several deliveries.
   handler: (jobs) => deliverWebhooks(deps, jobs.flatMap((j) => ('deliveryIds' in j ? j.deliveryIds : [j.deliveryId]))),
 });

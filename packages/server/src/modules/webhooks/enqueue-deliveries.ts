@@ -16,6 +16,8 @@ export const deliverWebhook = defineJob({
   version: 2,
   payload: z.union([z.object({ deliveryIds: z.array(z.string()).min(1) }), z.object({ deliveryId: z.string() })]),
   retry: { limit: 2 },
+  // A batch's POSTs run at once, each within the 10 s timeout: a job still active after 30 s lost its process.
+  expireInSeconds: 30,
 });
 export type DeliverWebhookJob = z.infer<typeof deliverWebhook.payload>;
 

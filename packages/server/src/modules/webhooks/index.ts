@@ -15,7 +15,7 @@ export const webhooksModule: ModuleDefinition = {
   onEvents: recordAndDeliver,
   jobs: (ctx) => [purgeEventsJob(ctx.db)],
   worker: (ctx) => {
-    const worker = new WebhookWorker({ db: ctx.db, secrets: ctx.secrets, log: ctx.log, clock: ctx.clock, resolveHost: ctx.resolveHost });
+    const worker = new WebhookWorker({ db: ctx.db, secrets: ctx.secrets, log: ctx.log, clock: ctx.clock, resolveHost: ctx.resolveHost, privateInTest: ctx.config.SVC_WEBHOOKS_PRIVATE_IN_TEST });
     return {
       jobs: [worker.deliverJob()],
       start: () => worker.start(),

@@ -12,14 +12,14 @@ import { serializeWebhookEndpoint, type WebhookEndpointRow } from './webhook-end
 import { failOpenDeliveries } from './webhook-deliveries.repository';
 import { newWebhookSecret } from './webhook-signature';
 
-type Ctx = Pick<AppContext, 'db' | 'secrets' | 'resolveHost'>;
+type Ctx = Pick<AppContext, 'db' | 'secrets' | 'resolveHost'> & { config?: Pick<AppContext['config'], 'SVC_WEBHOOKS_PRIVATE_IN_TEST'> };
 type CreateInput = z.infer<typeof CreateWebhookEndpointSchema>;
 type UpdateInput = z.infer<typeof UpdateWebhookEndpointSchema>;
 
 /** Refuses URLs a request must not reach: see core/outbound/url-policy.ts. Checked again at every delivery. */
 async function checkUrl(ctx: Ctx, url: string, livemode: boolean): Promise<void> {
   try {
-    await permittedAddresses(new URL(url), livemode, ctx.resolveHost ?? systemResolver);
+    await permittedAddresses(new URL(url), livemode, ctx.resolveHost ?? systemResolver, ctx.config?.SVC_WEBHOOKS_PRIVATE_IN_TEST);
   } catch (err) {
     if (!(err instanceof UrlRefused)) throw err;
     throw ApiError.of('webhook_url_not_allowed', { message: err.message, param: 'url', details: { reason: err.reason } });

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { HostResolver } from '../../core/outbound/url-policy';
+import { classifyAddress, type HostResolver } from '../../core/outbound/url-policy';
 import type { SecretBox } from '../../core/secret-box';
 import type { Database } from '../../db/database';
 import type { WebhookAgents } from './webhook-agents';
@@ -17,6 +17,13 @@ export interface WebhookWorkerDeps {
   /** Keep-alive connections to receivers, pinned to checked addresses. */
   agents: WebhookAgents;
   timeoutMs: number;
+  /** `deny`: test-mode endpoints on loopback addresses are refused at delivery too (`SVC_WEBHOOKS_PRIVATE_IN_TEST`). */
+  privateInTest: 'allow' | 'deny';
+  /**
+   * Whether the attempt log may keep the response body of a receiver at this address. Only public ones: a test
+   * key must not read a local service's answers through the attempt log. Tests replace it for their loopback receiver.
+   */
+  logsBodyFrom: (address: string) => boolean;
   concurrencyPerEndpoint: number;
   /** How long a concurrency slot stays held if its holder dies mid-request. */
   leaseSeconds: number;
@@ -26,7 +33,10 @@ export interface WebhookWorkerDeps {
 
 export const DELIVERY_DEFAULTS = {
   timeoutMs: 10_000,
+  privateInTest: 'allow',
+  logsBodyFrom: (address: string) => classifyAddress(address) === 'public',
   concurrencyPerEndpoint: 10,
-  leaseSeconds: 60,
+  // Three times the attempt's timeout: a crashed worker's slots free themselves well within a restart's minute.
+  leaseSeconds: 30,
   schedulerIntervalMs: 5_000,
 } as const;

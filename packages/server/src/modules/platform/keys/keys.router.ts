@@ -16,11 +16,13 @@ export const keysRouter = ({ db, credentials }: AppContext) =>
     create: async ({ body, req }) => ({ status: 201, body: { data: await keys.createKey(db, actorOf(req), body) } }),
     retrieve: async ({ params, query, req }) => {
       const { scope } = actorOf(req);
+      await keys.checkKeyExpand(db, scope, query.expand);
       const [key] = await keys.expandKeys(db, scope, [await keys.getKey(db, scope, params.id)], query.expand);
       return { status: 200, body: { data: key! } };
     },
     retrieveByExternalId: async ({ params, query, req }) => {
       const { scope } = actorOf(req);
+      await keys.checkKeyExpand(db, scope, query.expand);
       const [key] = await keys.expandKeys(db, scope, [await keys.getKeyByExternalId(db, scope, params.external_id)], query.expand);
       return { status: 200, body: { data: key! } };
     },

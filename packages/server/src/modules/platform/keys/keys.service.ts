@@ -26,6 +26,11 @@ export function keyExpandSpec(db: Executor, scope: Scope): ExpandSpec {
   };
 }
 
+/** Checks `expand[]` paths before a single read loads anything, so a bad path is a `400` even for a missing key. */
+export async function checkKeyExpand(db: Executor, scope: Scope, paths: string[] | undefined): Promise<void> {
+  await expand([], paths, keyExpandSpec(db, scope));
+}
+
 export async function expandKeys(db: Executor, scope: Scope, keys: ApiKey[], paths: string[] | undefined) {
   return expand(keys, paths, keyExpandSpec(db, scope));
 }

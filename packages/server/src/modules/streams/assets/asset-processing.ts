@@ -48,6 +48,7 @@ export const finishSimulatedAssetJobType = defineJob({
   version: 1,
   payload: z.object({ tenant_id: z.string(), livemode: z.boolean(), asset_id: z.string() }),
   retry: { limit: 2 },
+  expireInSeconds: 30,
 });
 export type FinishSimulatedAssetJob = z.infer<typeof finishSimulatedAssetJobType.payload>;
 

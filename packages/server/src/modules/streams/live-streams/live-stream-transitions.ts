@@ -24,6 +24,7 @@ export const liveStreamReconnectWindow = defineJob({
   version: 1,
   payload: ReconnectWindowSchema.partial(),
   retry: { limit: 2 },
+  expireInSeconds: 60,
   schedule: '* * * * *',
 });
 

@@ -15,6 +15,8 @@ export const cutMomentClipJobType = defineJob({
   version: 1,
   payload: z.object({ tenant_id: z.string(), livemode: z.boolean(), moment_id: z.string(), attempt: z.number().int().min(1) }),
   retry: { limit: 2 },
+  // A cut asks the video network and may wait on it; a try is safe to run again.
+  expireInSeconds: 300,
 });
 export type CutMomentClipJob = z.infer<typeof cutMomentClipJobType.payload>;
 

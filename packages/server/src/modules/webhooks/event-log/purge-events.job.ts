@@ -3,7 +3,7 @@ import { defineJob, schedulePayload, type JobDefinition } from '../../../jobs/jo
 import { purgeOldEvents } from './event-log.repository';
 
 /** Deletes events older than 30 days (with their deliveries and attempts), hourly. */
-export const purgeEvents = defineJob({ name: 'purge-events', version: 1, payload: schedulePayload(), retry: { limit: 2 }, schedule: '43 * * * *' });
+export const purgeEvents = defineJob({ name: 'purge-events', version: 1, payload: schedulePayload(), retry: { limit: 2 }, schedule: '43 * * * *', expireInSeconds: 600 });
 
 export const purgeEventsJob = (db: Database): JobDefinition => ({
   ...purgeEvents,
