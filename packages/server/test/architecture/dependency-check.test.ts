@@ -9,14 +9,17 @@ const run = promisify(execFile);
 const packageDir = join(import.meta.dirname, '..', '..');
 const depcruise = join(packageDir, 'node_modules', '.bin', 'depcruise');
 
+// Where the environment asks for colour (CI does), the report highlights lines with escape codes.
+const plain = (report: string) => report.replace(/\x1b\[[0-9;]*m/g, '');
+
 /** Runs the check as `pnpm test` does, in `cwd`; its exit code and report. */
 async function check(cwd: string): Promise<{ code: number; report: string }> {
   try {
-    const { stdout } = await run(depcruise, ['src', '--config', join(cwd, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd });
-    return { code: 0, report: stdout };
+    const { stdout } = await run(depcruise, ['src', '--config', join(cwd, '.dependency-cruiser.cjs'), '--output-type', 'err'], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    return { code: 0, report: plain(stdout) };
   } catch (err) {
     const e = err as { code: number; stdout: string };
-    return { code: e.code, report: e.stdout };
+    return { code: e.code, report: plain(e.stdout) };
   }
 }
 
