@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { VideoNetworkRejection, type AssetFromUrlInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
-import { useTestServer, type TestServer } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
 import {
   client,
   createAsset,
   eventsOf,
   expectError,
   expectStatus,
-  readyAsset,
   typesOf,
   VIDEO_URL,
   useMediaTenant,
 } from './media-fixtures';
-import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useTestServer();
 const tenant = useMediaTenant(t, 'Assets');

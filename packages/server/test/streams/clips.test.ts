@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { useTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import {
   client,
   createAsset,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
 import {
   client,
   createLiveStream,
