@@ -10,7 +10,7 @@ import { createTestServer, type TestServer } from '../harness';
 import { busyTenant, client } from './media-fixtures';
 import { mediaProcessingJob } from '../../src/modules/streams/network/media/media-processing.job';
 import { startMediaNetwork, type RunningMediaNetwork } from '../../src/modules/streams/network/media/start-media-network';
-import { reconnectWindowJob } from '../../src/modules/streams/live-streams/reconnect-window.job';
+import { reconnectWindowJob, sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 
 export const run = promisify(execFile);
@@ -111,4 +111,14 @@ export function useMediaNetworkTenant(m: MediaTestServer, name: string) {
     tenant.id = made.id;
   });
   return { tenant, api: () => client(m.t, tenant.sk) };
+}
+
+/** Sweeps reconnect windows with the clock 61 s ahead, so a window of 60 s has passed. */
+export async function sweepAfterReconnectWindow(m: MediaTestServer) {
+  m.t.ctx.clock = () => new Date(Date.now() + 61_000);
+  try {
+    await sweepReconnectWindows(streamsDeps(m.t.ctx));
+  } finally {
+    m.t.ctx.clock = undefined;
+  }
 }

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
-import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
-import { publish, run, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
+import { publish, run, sweepAfterReconnectWindow, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
 
 const m = useMediaTestServer();
 const { tenant, api } = useMediaNetworkTenant(m, 'Media');
@@ -86,12 +84,7 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     // The encoder stops: disconnected, then idle once the reconnect window passed (driven by the clock).
     expect(await encoder.exited).toBe(0);
     await waitFor(() => getStream(s.id), (x) => x.status === 'disconnected');
-    m.t.ctx.clock = () => new Date(Date.now() + 61_000);
-    try {
-      await sweepReconnectWindows(streamsDeps(m.t.ctx));
-    } finally {
-      m.t.ctx.clock = undefined;
-    }
+    await sweepAfterReconnectWindow(m);
     expect((await getStream(s.id)).status).toBe('idle');
     expect(typesOf(await eventsOf(m.t, tenant.id, s.id)).slice(3)).toEqual(['streams.live_stream.disconnected', 'streams.live_stream.idle']);
 

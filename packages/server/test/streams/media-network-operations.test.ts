@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
 import { housekeep } from '../../src/modules/streams/network/media/media-housekeeping';
-import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { mkdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
-import { publish, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
+import { publish, sweepAfterReconnectWindow, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
 
 const m = useMediaTestServer();
 const { tenant, api } = useMediaNetworkTenant(m, 'Media operations');
@@ -25,12 +23,7 @@ describe('media network operations', () => {
     expect(await recordingsOf(s.id)).toHaveLength(1);
     await second.exited;
     await waitFor(() => getStream(s.id), (x) => x.status === 'disconnected');
-    m.t.ctx.clock = () => new Date(Date.now() + 61_000);
-    try {
-      await sweepReconnectWindows(streamsDeps(m.t.ctx));
-    } finally {
-      m.t.ctx.clock = undefined;
-    }
+    await sweepAfterReconnectWindow(m);
     expect(typesOf(await eventsOf(m.t, tenant.id, s.id))).toEqual([
       'streams.live_stream.created',
       'streams.live_stream.updated',
