@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
-import {
-  client,
-  createAsset,
-  eventsOf,
-  expectError,
-  expectStatus,
-  typesOf,
-  VIDEO_URL,
-  useMediaTenant,
-} from './media-fixtures';
+import { client, createAsset, eventsOf, expectError, expectStatus, typesOf, VIDEO_URL, useMediaTenant } from './media-fixtures';
 
 const t = useTestServer();
 const tenant = useMediaTenant(t, 'Assets');
