@@ -125,6 +125,12 @@ export async function viewerSetup(t: TestServer, products?: Parameters<TestServe
   return { tenant: created, sk, pk: created.keys.test.publishable, stream, key, token };
 }
 
+/** The path and query of a playback link (the test server has no port of its own). */
+export const pathOf = (url: string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
 export const open = (t: TestServer, sk: string, body: object) => server(t, sk).post('/v1/access/sessions', body);
 
 /** The tenant's events of a subject, in the order they were recorded. */

@@ -2,26 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   activeSessions,
   advance,
-  browser,
   useAccessTestServer,
-  createStream,
   entitled,
   expectError,
   expectStatus,
-  grant,
-  now,
   open,
-  server,
   sessionRow,
-  viewerSetup,
 } from './access-fixtures';
 
 const t = useAccessTestServer();
-
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
 
 describe('limits when opening', () => {
   it('the same device reopening replaces its own session, at no new view', async () => {

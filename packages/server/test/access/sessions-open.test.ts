@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  activeSessions,
   advance,
   browser,
   useAccessTestServer,
@@ -11,17 +10,12 @@ import {
   grant,
   now,
   open,
+  pathOf,
   server,
-  sessionRow,
   viewerSetup,
 } from './access-fixtures';
 
 const t = useAccessTestServer();
-
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
 
 describe('opening a session', () => {
   it('answers the session and its grant as the spec describes, and the link plays', async () => {

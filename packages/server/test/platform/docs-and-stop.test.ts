@@ -1,26 +1,15 @@
 import net from 'node:net';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contract, ERROR_CATALOGUE } from '@svc/contract';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE } from '@svc/contract';
 import { loadConfig } from '../../src/config';
-import { routesOf } from '../../src/core/unknown-route';
 import { startServer } from '../../src/server';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
-import { useTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { useTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN } from '../harness';
 
 const t = useTestServer();
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-build-info-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('GET /docs', () => {
   it('serves the reference page, which loads Swagger UI over /openapi.json', async () => {

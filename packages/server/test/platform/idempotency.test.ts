@@ -1,41 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeIdempotencyKeys, purgeIdempotencyKeysJob } from '../../src/jobs/purge-idempotency-keys.job';
-import { JobQueue } from '../../src/jobs/queue';
-import { bearer, useTestServer, type TestServer } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { bearer } from '../harness';
+import { useIdempotencyServer } from './idempotency-fixtures';
 
-const t = useTestServer();
-
-const newKey = () => `idem-${randomUUID()}`;
-/** Rows are kept per caller (`["key", <api key id>, <Idempotency-Key>]`); the sent key is unique enough to find its row. */
-const storedAs = (key: string) => `%${JSON.stringify(key)}]`;
-
-async function keyCount(tenantId: string, livemode = false): Promise<number> {
-  const { n } = await t.ctx.db
-    .selectFrom('api_keys')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('tenant_id', '=', tenantId)
-    .where('livemode', '=', livemode)
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}
-
-async function tenantCount(name: string): Promise<number> {
-  const { n } = await t.ctx.db
-    .selectFrom('tenants')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return Number(n);
-}
-
-const createKey = (secret: string, key: string | undefined, body: object) => {
-  const req = t.http().post('/v1/keys').set(bearer(secret));
-  if (key !== undefined) req.set('Idempotency-Key', key);
-  return req.send(body);
-};
+const { t, newKey, storedAs, keyCount, tenantCount, createKey } = useIdempotencyServer();
 
 describe('replay', () => {
   it('keeps stored answers encrypted, so a secret shown once is not at rest in plain text', async () => {

@@ -1,41 +1,12 @@
 import type { Response } from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@svc/contract';
 import type { Principal, ResolvedKey, ResolvedTenant } from '../../src/core/principal';
 import { bucketFor, RateLimits } from '../../src/core/rate-limit';
-import { bearer, createTestServer, type TestServer } from '../harness';
+import { bearer } from '../harness';
+import { burst, count, expectLimited, expectRateLimitHeaders, useRateLimitServers } from './rate-limit-fixtures';
 
-let t: TestServer;
-/** Public routes limited to 3 per second per IP; `X-Forwarded-For` is trusted so each test can be its own client. */
-let pub: TestServer;
-beforeAll(async () => {
-  [t, pub] = await Promise.all([createTestServer(), createTestServer({ SVC_RATE_LIMIT_PUBLIC: '3', TRUST_PROXY: 'true' })]);
-});
-afterAll(() => Promise.all([t.close(), pub.close()]));
-
-const count = (responses: Response[], status: number) => responses.filter((r) => r.status === status).length;
-const burst = (n: number, send: () => Promise<Response>) => Promise.all(Array.from({ length: n }, send));
-
-function expectRateLimitHeaders(res: Response, limit: number) {
-  expect(res.headers['ratelimit-limit']).toBe(String(limit));
-  const remaining = Number(res.headers['ratelimit-remaining']);
-  expect(Number.isInteger(remaining)).toBe(true);
-  expect(remaining).toBeGreaterThanOrEqual(0);
-  expect(remaining).toBeLessThan(limit);
-  const reset = Number(res.headers['ratelimit-reset']);
-  expect(Number.isInteger(reset)).toBe(true);
-  expect(reset).toBeGreaterThanOrEqual(1);
-  expect(reset).toBeLessThanOrEqual(1);
-}
-
-function expectLimited(res: Response, limit: number) {
-  expect(res.status).toBe(429);
-  expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
-  expect(res.body.error.request_id).toBe(res.headers['request-id']);
-  expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-  expect(res.headers['ratelimit-limit']).toBe(String(limit));
-  expect(res.headers['ratelimit-remaining']).toBe('0');
-}
+const { t, pub } = useRateLimitServers();
 
 describe('bucketFor', () => {
   const tenant: ResolvedTenant = { id: 'ten_1', products: [], rateLimits: { secret: 100, publishable: 20 } };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { VideoNetworkRejection, type AssetFromUrlInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
-import { useTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -11,19 +11,13 @@ import {
   readyAsset,
   typesOf,
   VIDEO_URL,
-  type Keys,
-  mediaTenant,
+  useMediaTenant,
 } from './media-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useTestServer();
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Assets'));
-});
+const tenant = useMediaTenant(t, 'Assets');
+const { keys, api } = tenant;
 
 describe('reading, changing and deleting assets', () => {
   it('gets an asset by id and by external id; unknown ids and prefixes are 404', async () => {
@@ -69,7 +63,7 @@ describe('reading, changing and deleting assets', () => {
     const asset = await createAsset(t, keys.test.secret, { metadata: { a: '1' }, external_id: 'before' });
     const updated = expectStatus(await api.patch(`/v1/streams/assets/${asset.id}`, { metadata: { b: '2' }, external_id: 'after' }), 200).data;
     expect(updated).toMatchObject({ metadata: { b: '2' }, external_id: 'after' });
-    const events = await eventsOf(t, tenantId, asset.id);
+    const events = await eventsOf(t, tenant.id, asset.id);
     expect(typesOf(events)).toEqual(['streams.asset.created', 'streams.asset.updated']);
     expect(events[1]!.data.previous_attributes).toEqual({ metadata: { a: '1' }, external_id: 'before' });
 
@@ -77,7 +71,7 @@ describe('reading, changing and deleting assets', () => {
     expect(cleared).toMatchObject({ metadata: {}, external_id: null });
     // Nothing changes: no event.
     expectStatus(await api.patch(`/v1/streams/assets/${asset.id}`, { metadata: {} }), 200);
-    expect(typesOf(await eventsOf(t, tenantId, asset.id))).toEqual(['streams.asset.created', 'streams.asset.updated', 'streams.asset.updated']);
+    expect(typesOf(await eventsOf(t, tenant.id, asset.id))).toEqual(['streams.asset.created', 'streams.asset.updated', 'streams.asset.updated']);
   });
 
   it('refuses a patch to a taken external_id or beyond the limits', async () => {
@@ -97,7 +91,7 @@ describe('reading, changing and deleting assets', () => {
     expectError(await api.patch(`/v1/streams/assets/${asset.id}`, { metadata: {} }), 404, 'resource_not_found');
     const listed = expectStatus(await api.get('/v1/streams/assets?limit=100'), 200).data.map((a: any) => a.id);
     expect(listed).not.toContain(asset.id);
-    expect(typesOf(await eventsOf(t, tenantId, asset.id)).at(-1)).toBe('streams.asset.deleted');
+    expect(typesOf(await eventsOf(t, tenant.id, asset.id)).at(-1)).toBe('streams.asset.deleted');
   });
 });
 
@@ -124,7 +118,7 @@ describe('the video network behind assets', () => {
   });
   afterAll(() => videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl)));
 
-  const assetCount = async () => (await t.ctx.db.selectFrom('assets').select('id').where('tenant_id', '=', tenantId).execute()).length;
+  const assetCount = async () => (await t.ctx.db.selectFrom('assets').select('id').where('tenant_id', '=', tenant.id).execute()).length;
 
   it('deletes the media on the network (releasing its stored minutes) before hiding the asset', async () => {
     const asset = await createAsset(t, keys.test.secret);

@@ -1,29 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { VideoNetworkRejection, type AssetFromUrlInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
-import { useTestServer, type TestServer } from '../harness';
-import {
-  client,
-  createAsset,
-  eventsOf,
-  expectError,
-  expectStatus,
-  readyAsset,
-  typesOf,
-  VIDEO_URL,
-  type Keys,
-  mediaTenant,
-} from './media-fixtures';
-import { videoNetworksPart } from '../../src/modules/streams';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
+import { client, createAsset, eventsOf, expectError, expectStatus, typesOf, VIDEO_URL, useMediaTenant } from './media-fixtures';
 
 const t = useTestServer();
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Assets'));
-});
+const tenant = useMediaTenant(t, 'Assets');
+const { keys, api } = tenant;
 
 describe('POST /v1/streams/assets', () => {
   it('creates a preparing asset with a playback id and emits streams.asset.created', async () => {
@@ -53,7 +34,7 @@ describe('POST /v1/streams/assets', () => {
     });
     expect(asset.id).toMatch(/^ast_/);
     expect(asset.playback_ids).toEqual([{ id: expect.stringMatching(/^pb_/), policy: 'public' }]);
-    const events = await eventsOf(t, tenantId, asset.id);
+    const events = await eventsOf(t, tenant.id, asset.id);
     expect(typesOf(events)).toEqual(['streams.asset.created']);
     expect(events[0]!.data.object).toEqual(asset);
     expect(events[0]!.request?.id).toBe(res.headers['request-id']);
@@ -138,7 +119,7 @@ describe('asset state machine (test helper)', () => {
     const asset = await createAsset(t, keys.test.secret);
     const ready = expectStatus(await api.post(`/v1/test_helpers/assets/${asset.id}/simulate`, { event: 'ready', duration: 42.5 }), 200).data;
     expect(ready).toMatchObject({ id: asset.id, status: 'ready', duration: 42.5, error: null });
-    const events = await eventsOf(t, tenantId, asset.id);
+    const events = await eventsOf(t, tenant.id, asset.id);
     expect(typesOf(events)).toEqual(['streams.asset.created', 'streams.asset.ready']);
     expect(events[1]!.data.previous_attributes).toEqual({ status: 'preparing', duration: null });
     expect(events[1]!.data.object.status).toBe('ready');
@@ -157,7 +138,7 @@ describe('asset state machine (test helper)', () => {
       200,
     ).data;
     expect(errored).toMatchObject({ status: 'errored', error: 'Unsupported codec', duration: null });
-    const events = await eventsOf(t, tenantId, asset.id);
+    const events = await eventsOf(t, tenant.id, asset.id);
     expect(typesOf(events)).toEqual(['streams.asset.created', 'streams.asset.errored']);
     expect(events[1]!.data.object.error).toBe('Unsupported codec');
     expect(events[1]!.data.previous_attributes).toEqual({ status: 'preparing', error: null });
@@ -180,7 +161,7 @@ describe('asset state machine (test helper)', () => {
     const res = await api.post(`/v1/test_helpers/assets/${asset.id}/simulate`, { event: second });
     expectError(res, 409, 'invalid_state_transition');
     expect(res.body.error.details).toEqual({ status: first, event: second });
-    expect(typesOf(await eventsOf(t, tenantId, asset.id))).toHaveLength(2);
+    expect(typesOf(await eventsOf(t, tenant.id, asset.id))).toHaveLength(2);
   });
 
   it('refuses a duration with errored, an error with ready, and bad values', async () => {

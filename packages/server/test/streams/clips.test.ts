@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { useTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import {
   client,
   createAsset,
@@ -10,25 +10,19 @@ import {
   FailingClipNetwork,
   readyAsset,
   typesOf,
-  type Keys,
-  mediaTenant,
+  useMediaTenant,
 } from './media-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useTestServer();
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Clips'));
-});
+const tenant = useMediaTenant(t, 'Clips');
+const { keys, api } = tenant;
 
 const clip = (assetId: string, body: object) => api.post(`/v1/streams/assets/${assetId}/clips`, body);
 const counts = async () => ({
-  assets: (await t.ctx.db.selectFrom('assets').select('id').where('tenant_id', '=', tenantId).execute()).length,
-  clips: (await t.ctx.db.selectFrom('clips').select('id').where('tenant_id', '=', tenantId).execute()).length,
-  events: (await eventsOf(t, tenantId)).length,
+  assets: (await t.ctx.db.selectFrom('assets').select('id').where('tenant_id', '=', tenant.id).execute()).length,
+  clips: (await t.ctx.db.selectFrom('clips').select('id').where('tenant_id', '=', tenant.id).execute()).length,
+  events: (await eventsOf(t, tenant.id)).length,
 });
 
 describe('POST /v1/streams/assets/{id}/clips', () => {
@@ -54,7 +48,7 @@ describe('POST /v1/streams/assets/{id}/clips', () => {
       created_at: expect.any(String),
     });
 
-    const events = await eventsOf(t, tenantId);
+    const events = await eventsOf(t, tenant.id);
     const mine = events.filter((e) => e.subject === asset.id || e.subject === asset.clip);
     expect(typesOf(mine)).toEqual(['streams.asset.created', 'streams.clip.created', 'streams.asset.ready']);
     expect(mine[1]!.data.object).toMatchObject({ id: asset.clip, source_asset: source.id, status: 'preparing' });

@@ -1,8 +1,19 @@
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import type { TestServer } from '../harness';
 import { client, eventsOf, expectStatus, type LoggedEvent } from './media-fixtures';
 
 export { client, expectError, expectStatus, eventsOf, type LoggedEvent } from './media-fixtures';
+
+/** A file's tenant for the live tests: its `id` and test secret `key` are set before the file's tests run. */
+export function useLiveTenant(t: TestServer, name: string) {
+  const tenant = { id: '', key: '' };
+  beforeAll(async () => {
+    const created = await t.tenant(name);
+    tenant.id = created.tenant.id;
+    tenant.key = created.keys.test.secret;
+  });
+  return { tenant, api: () => client(t, tenant.key) };
+}
 
 export async function createStream(t: TestServer, key: string, body: object = {}) {
   return expectStatus(await client(t, key).post('/v1/streams/live_streams', body), 201).data as Record<string, any>;

@@ -1,24 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import type { LiveInputSettings } from '../../src/modules/streams/network/video-network';
-import { useTestServer, type TestServer } from '../harness';
-import { client, createStream, expectError, expectStatus, setVideo, simulate, streamEvents } from './live-fixtures';
+import { useTestServer } from '../harness';
+import {
+  client,
+  createStream,
+  expectError,
+  expectStatus,
+  setVideo,
+  simulate,
+  streamEvents,
+  useLiveTenant,
+} from './live-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useTestServer();
-let tenantId: string;
-let key: string;
-beforeAll(async () => {
-  const created = await t.tenant('Live Co');
-  tenantId = created.tenant.id;
-  key = created.keys.test.secret;
-});
-
-const api = () => client(t, key);
+const { tenant, api } = useLiveTenant(t, 'Live Co');
 
 describe('PATCH /v1/streams/live_streams/{id}', () => {
   it('changes settings, metadata and external_id with one updated event carrying previous values', async () => {
-    const stream = await createStream(t, key, { metadata: { a: '1' } });
+    const stream = await createStream(t, tenant.key, { metadata: { a: '1' } });
     const res = await api().patch(`/v1/streams/live_streams/${stream.id}`, {
       latency_mode: 'standard',
       reconnect_window: 5,
@@ -32,7 +33,7 @@ describe('PATCH /v1/streams/live_streams/{id}', () => {
       external_id: 'patched',
       sequence: 2,
     });
-    const events = await streamEvents(t, tenantId, stream.id);
+    const events = await streamEvents(t, tenant.id, stream.id);
     expect(events.map((e) => e.type)).toEqual(['streams.live_stream.created', 'streams.live_stream.updated']);
     expect(events[1]!.data.previous_attributes).toEqual({
       status: 'idle',
@@ -44,12 +45,12 @@ describe('PATCH /v1/streams/live_streams/{id}', () => {
     // Clearing the external id, and a PATCH that changes nothing (no event).
     expect(expectStatus(await api().patch(`/v1/streams/live_streams/${stream.id}`, { external_id: null }), 200).data.external_id).toBeNull();
     expectStatus(await api().patch(`/v1/streams/live_streams/${stream.id}`, { latency_mode: 'standard' }), 200);
-    expect(await streamEvents(t, tenantId, stream.id)).toHaveLength(3);
+    expect(await streamEvents(t, tenant.id, stream.id)).toHaveLength(3);
   });
 
   it('validates limits, external_id uniqueness and what the network refuses', async () => {
-    const stream = await createStream(t, key, { audio_only: true, latency_mode: 'standard' });
-    await createStream(t, key, { external_id: 'taken' });
+    const stream = await createStream(t, tenant.key, { audio_only: true, latency_mode: 'standard' });
+    await createStream(t, tenant.key, { external_id: 'taken' });
     const path = `/v1/streams/live_streams/${stream.id}`;
     expectError(await api().patch(path, { reconnect_window: 1801 }), 422, 'validation_failed', { param: 'reconnect_window' });
     expectError(await api().patch(path, { reconnect_window: -1 }), 422, 'validation_failed', { param: 'reconnect_window' });
@@ -63,15 +64,15 @@ describe('PATCH /v1/streams/live_streams/{id}', () => {
 
 describe('POST /v1/streams/live_streams/{id}/reset_stream_key', () => {
   it('gives a new key at once; the old key is refused by the encoder and the new one taken', async () => {
-    const stream = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
     const oldKey = stream.ingest.stream_key;
     const reset = expectStatus(await api().post(`/v1/streams/live_streams/${stream.id}/reset_stream_key`), 200).data;
     expect(reset.ingest.stream_key).not.toBe(oldKey);
     expect(reset.ingest.srt_passphrase).not.toBe(stream.ingest.srt_passphrase);
-    expectError(await simulate(t, key, stream.id, { event: 'connected', stream_key: oldKey }), 409, 'stream_key_rejected', { param: 'stream_key' });
-    const connected = expectStatus(await simulate(t, key, stream.id, { event: 'connected', stream_key: reset.ingest.stream_key }), 200);
+    expectError(await simulate(t, tenant.key, stream.id, { event: 'connected', stream_key: oldKey }), 409, 'stream_key_rejected', { param: 'stream_key' });
+    const connected = expectStatus(await simulate(t, tenant.key, stream.id, { event: 'connected', stream_key: reset.ingest.stream_key }), 200);
     expect(connected.data.status).toBe('connecting');
-    const events = await streamEvents(t, tenantId, stream.id);
+    const events = await streamEvents(t, tenant.id, stream.id);
     expect(events.map((e) => e.type)).toEqual(['streams.live_stream.created', 'streams.live_stream.updated', 'streams.live_stream.updated']);
     expect(events[1]!.data.previous_attributes).toEqual({ status: 'idle' });
   });
@@ -80,14 +81,14 @@ describe('POST /v1/streams/live_streams/{id}/reset_stream_key', () => {
 describe('simulcast targets', () => {
   it('adds and removes targets with updated events; a seventh is refused', async () => {
     const targets = Array.from({ length: 5 }, (_, i) => ({ url: `rtmp://t${i}.example.com/app`, stream_key: `k${i}` }));
-    const stream = await createStream(t, key, { simulcast_targets: targets });
+    const stream = await createStream(t, tenant.key, { simulcast_targets: targets });
     const path = `/v1/streams/live_streams/${stream.id}/simulcast_targets`;
     const sixth = expectStatus(await api().post(path, { url: 'rtmps://six.example.com/app', stream_key: 'secret-six' }), 201).data;
     expect(sixth).toMatchObject({ object: 'simulcast_target', status: 'active', url: 'rtmps://six.example.com/app' });
     expect(sixth.id).toMatch(/^sct_/);
     expect(sixth).not.toHaveProperty('stream_key');
     expectError(await api().post(path, { url: 'rtmps://seven.example.com/app', stream_key: 'k' }), 422, 'validation_failed', { param: 'simulcast_targets' });
-    const rejected = await api().post(`/v1/streams/live_streams/${(await createStream(t, key)).id}/simulcast_targets`, {
+    const rejected = await api().post(`/v1/streams/live_streams/${(await createStream(t, tenant.key)).id}/simulcast_targets`, {
       url: 'rtmp://encoder.invalid/app',
       stream_key: 'k',
     });
@@ -102,7 +103,7 @@ describe('simulcast targets', () => {
     const after = expectStatus(await api().get(`/v1/streams/live_streams/${stream.id}`), 200).data;
     expect(after.simulcast_targets).toHaveLength(5);
 
-    const events = await streamEvents(t, tenantId, stream.id);
+    const events = await streamEvents(t, tenant.id, stream.id);
     expect(events.map((e) => e.type)).toEqual([
       'streams.live_stream.created',
       'streams.live_stream.updated',
@@ -117,18 +118,18 @@ describe('simulcast targets', () => {
 
 describe('DELETE /v1/streams/live_streams/{id}', () => {
   it('returns the stream, emits deleted, and later reads, actions and playback answer 404', async () => {
-    const stream = await createStream(t, key);
-    await simulate(t, key, stream.id, { event: 'connected' });
+    const stream = await createStream(t, tenant.key);
+    await simulate(t, tenant.key, stream.id, { event: 'connected' });
     const deleted = expectStatus(await api().delete(`/v1/streams/live_streams/${stream.id}`), 200).data;
     expect(deleted.id).toBe(stream.id);
     expectError(await api().get(`/v1/streams/live_streams/${stream.id}`), 404, 'resource_not_found');
     expectError(await api().delete(`/v1/streams/live_streams/${stream.id}`), 404, 'resource_not_found');
     expectError(await api().post(`/v1/streams/live_streams/${stream.id}/disable`), 404, 'resource_not_found');
-    expectError(await simulate(t, key, stream.id, { event: 'active' }), 404, 'resource_not_found');
+    expectError(await simulate(t, tenant.key, stream.id, { event: 'active' }), 404, 'resource_not_found');
     expectError(await t.http().get(`/v1/streams/playback/${stream.playback_ids[0].id}.m3u8`), 404, 'resource_not_found');
     const list = expectStatus(await api().get('/v1/streams/live_streams?limit=100'), 200).data;
     expect(list.map((s: any) => s.id)).not.toContain(stream.id);
-    const events = await streamEvents(t, tenantId, stream.id);
+    const events = await streamEvents(t, tenant.id, stream.id);
     expect(events.at(-1)!.type).toBe('streams.live_stream.deleted');
     expect(events.at(-1)!.data.previous_attributes).toEqual({ status: 'connecting' });
   });
@@ -176,7 +177,7 @@ describe('a failing video network', () => {
   }
 
   it('answers 502 provider_unavailable and changes nothing', async () => {
-    const stream = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
     const before = await t.ctx.db.selectFrom('live_streams').select('id').execute();
     videoNetworksPart.of(t.ctx).use(new BrokenNetwork(t.ctx.config.baseUrl));
     try {

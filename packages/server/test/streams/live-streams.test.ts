@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
+import { describe, expect, it } from 'vitest';
 import type { LiveInputSettings } from '../../src/modules/streams/network/video-network';
-import { useTestServer, type TestServer } from '../harness';
-import { client, createStream, expectError, expectStatus, setVideo, simulate, streamEvents } from './live-fixtures';
-import { videoNetworksPart } from '../../src/modules/streams';
+import { useTestServer } from '../harness';
+import { client, createStream, expectError, expectStatus, streamEvents, useLiveTenant } from './live-fixtures';
 
 const t = useTestServer();
-let tenantId: string;
-let key: string;
-beforeAll(async () => {
-  const created = await t.tenant('Live Co');
-  tenantId = created.tenant.id;
-  key = created.keys.test.secret;
-});
-
-const api = () => client(t, key);
+const { tenant, api } = useLiveTenant(t, 'Live Co');
 
 describe('POST /v1/streams/live_streams', () => {
   it('creates a stream with the spec defaults, ingest, a signed playback id and a created event', async () => {
-    const stream = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
     expect(stream).toMatchObject({
       object: 'live_stream',
       livemode: false,
@@ -44,14 +34,14 @@ describe('POST /v1/streams/live_streams', () => {
       stream_key: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
       srt_passphrase: expect.any(String),
     });
-    const [created] = await streamEvents(t, tenantId, stream.id);
+    const [created] = await streamEvents(t, tenant.id, stream.id);
     expect(created!.type).toBe('streams.live_stream.created');
     expect(created!.data.previous_attributes).toBeNull();
     expect(created!.data.object.status).toBe('idle');
   });
 
   it('takes every optional field', async () => {
-    const stream = await createStream(t, key, {
+    const stream = await createStream(t, tenant.key, {
       latency_mode: 'standard',
       reconnect_window: 1800,
       audio_only: true,
@@ -73,7 +63,7 @@ describe('POST /v1/streams/live_streams', () => {
   });
 
   it('stores the stream key sealed, never in plain text', async () => {
-    const stream = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
     const row = await t.ctx.db.selectFrom('live_streams').selectAll().where('id', '=', stream.id).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(stream.ingest.stream_key);
     expect(JSON.stringify(row)).not.toContain(stream.ingest.srt_passphrase);
@@ -100,16 +90,16 @@ describe('POST /v1/streams/live_streams', () => {
   });
 
   it('accepts the limits themselves: window 0 and 1800, 6 targets, 50 metadata keys of 40/500 characters', async () => {
-    expect((await createStream(t, key, { reconnect_window: 0 })).reconnect_window).toBe(0);
+    expect((await createStream(t, tenant.key, { reconnect_window: 0 })).reconnect_window).toBe(0);
     const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${i}`.padStart(40, 'k'), 'v'.repeat(500)]));
     const targets = Array.from({ length: 6 }, (_, i) => ({ url: `rtmps://live${i}.example.com/app`, stream_key: `key-${i}` }));
-    const stream = await createStream(t, key, { reconnect_window: 1800, metadata, simulcast_targets: targets });
+    const stream = await createStream(t, tenant.key, { reconnect_window: 1800, metadata, simulcast_targets: targets });
     expect(Object.keys(stream.metadata)).toHaveLength(50);
     expect(stream.simulcast_targets).toHaveLength(6);
   });
 
   it('keeps simulcast targets the network rejects, with status errored, and never returns their keys', async () => {
-    const stream = await createStream(t, key, {
+    const stream = await createStream(t, tenant.key, {
       simulcast_targets: [
         { url: 'rtmps://live.example.com/app', stream_key: 'target-key-ok' },
         { url: 'rtmp://127.0.0.1/app', stream_key: 'target-key-bad' },
@@ -132,10 +122,10 @@ describe('POST /v1/streams/live_streams', () => {
   });
 
   it('refuses a taken external_id with 409, and frees it when the stream is deleted', async () => {
-    const first = await createStream(t, key, { external_id: 'unique-1' });
+    const first = await createStream(t, tenant.key, { external_id: 'unique-1' });
     expectError(await api().post('/v1/streams/live_streams', { external_id: 'unique-1' }), 409, 'external_id_taken', { param: 'external_id' });
     expectStatus(await api().delete(`/v1/streams/live_streams/${first.id}`), 200);
-    expect((await createStream(t, key, { external_id: 'unique-1' })).external_id).toBe('unique-1');
+    expect((await createStream(t, tenant.key, { external_id: 'unique-1' })).external_id).toBe('unique-1');
   });
 
   it('replays the same response for a repeated Idempotency-Key', async () => {
@@ -150,7 +140,7 @@ describe('POST /v1/streams/live_streams', () => {
 
 describe('reads', () => {
   it('gets by id and by external id; unknown or foreign ids are 404', async () => {
-    const stream = await createStream(t, key, { external_id: 'read-me' });
+    const stream = await createStream(t, tenant.key, { external_id: 'read-me' });
     expect(expectStatus(await api().get(`/v1/streams/live_streams/${stream.id}`), 200).data).toEqual(stream);
     expect(expectStatus(await api().get('/v1/streams/live_streams/external/read-me'), 200).data.id).toBe(stream.id);
     expectError(await api().get('/v1/streams/live_streams/ls_01h455vb4pex5vsknk084sn02q'), 404, 'resource_not_found');
@@ -202,7 +192,7 @@ describe('reads', () => {
   });
 
   it('refuses any expand[] path (live streams have nothing to expand)', async () => {
-    const stream = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
     expectError(await api().get(`/v1/streams/live_streams/${stream.id}?expand[]=playback_ids`), 400, 'invalid_expand_path', { param: 'playback_ids' });
     expectError(await api().get('/v1/streams/live_streams?expand[]=x'), 400, 'invalid_expand_path', { param: 'x' });
   });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { expect } from 'vitest';
+import { beforeAll, beforeEach, expect } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
 import { VideoNetworkRejection, type ClipInput, type CreatedNetworkAsset } from '../../src/modules/streams/network/video-network';
 import { cutMomentClipJobType } from '../../src/modules/streams/moments/moment-clips';
@@ -20,6 +20,21 @@ export const busyTenant = (t: TestServer, name: string) =>
 export async function mediaTenant(t: TestServer, name: string) {
   const { keys, tenant } = await busyTenant(t, name);
   return { keys, tenantId: tenant.id, api: client(t, keys.test.secret) };
+}
+
+/**
+ * A file's media tenant, made before its tests run. `keys` and `api` are filled in place and `id` is set then,
+ * so a file may take `const { keys, api } = tenant` at its top.
+ */
+export function useMediaTenant(t: TestServer, name: string) {
+  const tenant = { id: '', keys: {} as Keys, api: {} as ReturnType<typeof client> };
+  beforeAll(async () => {
+    const made = await mediaTenant(t, name);
+    tenant.id = made.tenantId;
+    Object.assign(tenant.keys, made.keys);
+    Object.assign(tenant.api, made.api);
+  });
+  return tenant;
 }
 
 /** Requests with one key, in the shape every test here uses. */
@@ -105,6 +120,19 @@ export function manualClock(t: TestServer, start = new Date()) {
       now = new Date(now.getTime() + seconds * 1000);
       return new Date(now);
     },
+  };
+}
+
+/** A manual clock set back to `start` before each test of the file. */
+export function useManualClock(t: TestServer, start: Date) {
+  let clock: ReturnType<typeof manualClock>;
+  beforeEach(() => {
+    clock = manualClock(t, start);
+  });
+  return {
+    now: () => clock.now(),
+    set: (to: Date) => clock.set(to),
+    advance: (seconds: number) => clock.advance(seconds),
   };
 }
 

@@ -1,19 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { busyTenant, client, eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
-import { makeMp4, run, useMediaTestServer, waitFor } from './media-network-fixtures';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
+import { makeMp4, run, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
 
 const m = useMediaTestServer();
-let sk: string;
-let tenantId: string;
-beforeAll(async () => {
-  const { keys, tenant } = await busyTenant(m.t, 'Media assets');
-  sk = keys.live.secret;
-  tenantId = tenant.id;
-});
-
-const api = () => client(m.t, sk);
+const { tenant, api } = useMediaNetworkTenant(m, 'Media assets');
 const pathOf = (url: string) => url.replace(m.url, '');
 const getAsset = async (id: string) => expectStatus(await api().get(`/v1/streams/assets/${id}`), 200).data as Record<string, any>;
 const settled = (id: string) => waitFor(() => getAsset(id), (a) => a.status !== 'preparing', 60_000);
@@ -39,7 +31,7 @@ describe('media network assets: uploads probed and packaged with ffmpeg', () => 
     expect(ready).toMatchObject({ status: 'ready', source: 'upload', provider: 'media', error: null });
     expect(ready.duration).toBeGreaterThan(0.5);
     expect(ready.duration).toBeLessThan(2);
-    expect(typesOf(await eventsOf(m.t, tenantId, asset))).toEqual(['streams.asset.created', 'streams.asset.ready']);
+    expect(typesOf(await eventsOf(m.t, tenant.id, asset))).toEqual(['streams.asset.created', 'streams.asset.ready']);
 
     // A public playback id plays without a token: a VOD playlist whose segments ffprobe reads as H.264.
     const playbackId = ready.playback_ids[0].id;
@@ -60,7 +52,7 @@ describe('media network assets: uploads probed and packaged with ffmpeg', () => 
     const errored = await settled(asset);
     expect(errored.status).toBe('errored');
     expect(errored.error).toMatch(/not a video or audio file/);
-    expect(typesOf(await eventsOf(m.t, tenantId, asset))).toEqual(['streams.asset.created', 'streams.asset.errored']);
+    expect(typesOf(await eventsOf(m.t, tenant.id, asset))).toEqual(['streams.asset.created', 'streams.asset.errored']);
   });
 
   it('never lets an uploaded playlist make ffmpeg read other files or addresses', async () => {
@@ -83,7 +75,7 @@ describe('media network assets: uploads probed and packaged with ffmpeg', () => 
       const rebound = expectStatus(await api().post('/v1/streams/assets', { url: 'https://videos.example.com/show.mp4' }), 201).data;
       const errored = await settled(rebound.id);
       expect(errored.error).toMatch(/cannot be fetched.*not a public address/);
-      expect(typesOf(await eventsOf(m.t, tenantId, rebound.id))).toEqual(['streams.asset.created', 'streams.asset.errored']);
+      expect(typesOf(await eventsOf(m.t, tenant.id, rebound.id))).toEqual(['streams.asset.created', 'streams.asset.errored']);
     } finally {
       m.t.ctx.resolveHost = undefined;
     }

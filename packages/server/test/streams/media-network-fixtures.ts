@@ -7,9 +7,10 @@ import { promisify } from 'node:util';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestServer, type TestServer } from '../harness';
+import { busyTenant, client } from './media-fixtures';
 import { mediaProcessingJob } from '../../src/modules/streams/network/media/media-processing.job';
 import { startMediaNetwork, type RunningMediaNetwork } from '../../src/modules/streams/network/media/start-media-network';
-import { reconnectWindowJob } from '../../src/modules/streams/live-streams/reconnect-window.job';
+import { reconnectWindowJob, sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
 
 export const run = promisify(execFile);
@@ -99,4 +100,25 @@ export async function makeMp4(dir: string): Promise<string> {
   await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10', '-t', '1',
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', path]);
   return path;
+}
+
+/** A file's tenant on the media network server, with a client on its live secret key; `id` is set before the tests run. */
+export function useMediaNetworkTenant(m: MediaTestServer, name: string) {
+  const tenant = { id: '', sk: '' };
+  beforeAll(async () => {
+    const { keys, tenant: made } = await busyTenant(m.t, name);
+    tenant.sk = keys.live.secret;
+    tenant.id = made.id;
+  });
+  return { tenant, api: () => client(m.t, tenant.sk) };
+}
+
+/** Sweeps reconnect windows with the clock 61 s ahead, so a window of 60 s has passed. */
+export async function sweepAfterReconnectWindow(m: MediaTestServer) {
+  m.t.ctx.clock = () => new Date(Date.now() + 61_000);
+  try {
+    await sweepReconnectWindows(streamsDeps(m.t.ctx));
+  } finally {
+    m.t.ctx.clock = undefined;
+  }
 }

@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
-import { streamsDeps } from '../../src/modules/streams/streams-deps';
-import { busyTenant, client, eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
-import { publish, run, useMediaTestServer, waitFor } from './media-network-fixtures';
+import { describe, expect, it } from 'vitest';
+import { eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
+import { publish, run, sweepAfterReconnectWindow, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
 
 const m = useMediaTestServer();
-let sk: string;
-let tenantId: string;
-beforeAll(async () => {
-  const { keys, tenant } = await busyTenant(m.t, 'Media');
-  sk = keys.live.secret;
-  tenantId = tenant.id;
-});
-
-const api = () => client(m.t, sk);
+const { tenant, api } = useMediaNetworkTenant(m, 'Media');
 const getStream = async (id: string) => expectStatus(await api().get(`/v1/streams/live_streams/${id}`), 200).data as Record<string, any>;
 const createStream = async (body: object = {}) => expectStatus(await api().post('/v1/streams/live_streams', body), 201).data as Record<string, any>;
 const pathOf = (url: string) => url.replace(m.url, '');
@@ -42,7 +32,7 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     const s = await createStream({ reconnect_window: 60 });
     const encoder = publish(m.media.rtmpUrl, s.ingest.stream_key, 10);
     await waitFor(() => getStream(s.id), (x) => x.status === 'active');
-    expect(typesOf(await eventsOf(m.t, tenantId, s.id))).toEqual([
+    expect(typesOf(await eventsOf(m.t, tenant.id, s.id))).toEqual([
       'streams.live_stream.created',
       'streams.live_stream.updated',
       'streams.live_stream.active',
@@ -94,14 +84,9 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     // The encoder stops: disconnected, then idle once the reconnect window passed (driven by the clock).
     expect(await encoder.exited).toBe(0);
     await waitFor(() => getStream(s.id), (x) => x.status === 'disconnected');
-    m.t.ctx.clock = () => new Date(Date.now() + 61_000);
-    try {
-      await sweepReconnectWindows(streamsDeps(m.t.ctx));
-    } finally {
-      m.t.ctx.clock = undefined;
-    }
+    await sweepAfterReconnectWindow(m);
     expect((await getStream(s.id)).status).toBe('idle');
-    expect(typesOf(await eventsOf(m.t, tenantId, s.id)).slice(3)).toEqual(['streams.live_stream.disconnected', 'streams.live_stream.idle']);
+    expect(typesOf(await eventsOf(m.t, tenant.id, s.id)).slice(3)).toEqual(['streams.live_stream.disconnected', 'streams.live_stream.idle']);
 
     const recording = (await m.t.ctx.db.selectFrom('assets').select('id').where('live_stream_id', '=', s.id).executeTakeFirstOrThrow()).id;
     const asset = await waitFor(
@@ -111,7 +96,7 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     );
     expect(asset).toMatchObject({ status: 'ready', source: 'recording', live_stream: s.id });
     expect(asset.duration).toBeGreaterThan(5);
-    expect(typesOf(await eventsOf(m.t, tenantId, recording))).toContain('streams.asset.ready');
+    expect(typesOf(await eventsOf(m.t, tenant.id, recording))).toContain('streams.asset.ready');
   }, 90_000);
 
   it('answers nginx\'s callbacks only with the secret nginx was given', async () => {
@@ -131,7 +116,7 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     const disabled = publish(m.media.rtmpUrl, s.ingest.stream_key, 5);
     expect(await disabled.exited).not.toBe(0);
     expect((await getStream(s.id)).status).toBe('disabled');
-    expect(typesOf(await eventsOf(m.t, tenantId, s.id))).toEqual(['streams.live_stream.created', 'streams.live_stream.updated']);
+    expect(typesOf(await eventsOf(m.t, tenant.id, s.id))).toEqual(['streams.live_stream.created', 'streams.live_stream.updated']);
   }, 30_000);
 
   it('drops the running encoder when the key is reset, and refuses the old key', async () => {

@@ -1,22 +1,12 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
+import { describe, expect, it } from 'vitest';
 import { housekeep } from '../../src/modules/streams/network/media/media-housekeeping';
-import { streamsDeps } from '../../src/modules/streams/streams-deps';
 import { mkdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { busyTenant, client, eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
-import { publish, useMediaTestServer, waitFor } from './media-network-fixtures';
+import { eventsOf, expectError, expectStatus, typesOf } from './media-fixtures';
+import { publish, sweepAfterReconnectWindow, useMediaNetworkTenant, useMediaTestServer, waitFor } from './media-network-fixtures';
 
 const m = useMediaTestServer();
-let sk: string;
-let tenantId: string;
-beforeAll(async () => {
-  const { keys, tenant } = await busyTenant(m.t, 'Media operations');
-  sk = keys.live.secret;
-  tenantId = tenant.id;
-});
-
-const api = () => client(m.t, sk);
+const { tenant, api } = useMediaNetworkTenant(m, 'Media operations');
 const getStream = async (id: string) => expectStatus(await api().get(`/v1/streams/live_streams/${id}`), 200).data as Record<string, any>;
 const createStream = async () => expectStatus(await api().post('/v1/streams/live_streams', {}), 201).data as Record<string, any>;
 const recordingsOf = (id: string) => m.t.ctx.db.selectFrom('assets').select(['id', 'status']).where('live_stream_id', '=', id).execute();
@@ -33,13 +23,8 @@ describe('media network operations', () => {
     expect(await recordingsOf(s.id)).toHaveLength(1);
     await second.exited;
     await waitFor(() => getStream(s.id), (x) => x.status === 'disconnected');
-    m.t.ctx.clock = () => new Date(Date.now() + 61_000);
-    try {
-      await sweepReconnectWindows(streamsDeps(m.t.ctx));
-    } finally {
-      m.t.ctx.clock = undefined;
-    }
-    expect(typesOf(await eventsOf(m.t, tenantId, s.id))).toEqual([
+    await sweepAfterReconnectWindow(m);
+    expect(typesOf(await eventsOf(m.t, tenant.id, s.id))).toEqual([
       'streams.live_stream.created',
       'streams.live_stream.updated',
       'streams.live_stream.active',

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
 import {
   client,
   createLiveStream,
@@ -11,14 +11,12 @@ import {
   runClipTry,
   simulateStream,
   takeClipTries,
-  type Keys,
-  mediaTenant,
+  useMediaTenant,
 } from './media-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
+const tenant = useMediaTenant(t, 'Owner');
+const { keys, api } = tenant;
 /** One object of each kind, owned by the tenant's test environment. */
 const ids: Record<'asset' | 'upload' | 'clip' | 'stream' | 'moment' | 'recording', string> = {} as never;
 let uploadUrl: string;
@@ -26,7 +24,6 @@ let streamKey: string;
 
 beforeAll(async () => {
   // Refused requests draw from the client IP's bucket; this file sends many on purpose.
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Owner'));
   const clock = manualClock(t);
 
   const asset = await readyAsset(t, keys.test.secret, 60, { metadata: { k: 'v' } });
@@ -134,7 +131,7 @@ describe('credentials', () => {
 
 describe('secrets in events', () => {
   it('no event carries the upload url or its token, the stream key, or the source url', async () => {
-    const events = await eventsOf(t, tenantId);
+    const events = await eventsOf(t, tenant.id);
     const types = new Set(events.map((e) => e.type));
     for (const type of ['streams.asset.created', 'streams.asset.ready', 'streams.clip.created', 'streams.upload.asset_created', 'streams.moment.clip_ready']) {
       expect(types).toContain(type);

@@ -1,32 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedVideoNetwork } from '../../src/modules/streams/network/simulated-network';
-import { useTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
 import {
-  client,
   createLiveStream,
   eventsOf,
   expectStatus,
   FailingClipNetwork,
-  manualClock,
   runClipTry,
   simulateStream,
   takeClipTries,
-  type Keys,
-  mediaTenant,
+  useManualClock,
+  useMediaTenant,
 } from './media-fixtures';
 import { videoNetworksPart } from '../../src/modules/streams';
 
 const t = useTestServer();
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
-let clock: ReturnType<typeof manualClock>;
-
-beforeAll(async () => {
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Retries'));
-});
+const tenant = useMediaTenant(t, 'Retries');
+const { keys, api } = tenant;
+const clock = useManualClock(t, new Date('2026-04-01T18:00:00.000Z'));
 beforeEach(async () => {
-  clock = manualClock(t, new Date('2026-04-01T18:00:00.000Z'));
   videoNetworksPart.of(t.ctx).use(new SimulatedVideoNetwork(t.ctx.config.baseUrl));
   await takeClipTries(t);
 });
@@ -67,7 +59,7 @@ describe('the moment clip retry schedule', () => {
 
     const failed = await moment(created.id);
     expect(failed).toMatchObject({ clip_status: 'failed', clip_error: 'The simulated network is down for clips.', clip_asset: null });
-    const events = await eventsOf(t, tenantId, created.id);
+    const events = await eventsOf(t, tenant.id, created.id);
     expect(events.map((e) => e.type)).toEqual(['streams.moment.clip_failed']);
     expect(events[0]!.data.object).toMatchObject({ id: created.id, customer: 'viewer-9', clip_status: 'failed', clip_error: failed.clip_error });
     expect(events[0]!.data.previous_attributes).toEqual({ clip_status: 'pending', clip_error: null });
@@ -76,7 +68,7 @@ describe('the moment clip retry schedule', () => {
     await runClipTry(t, { ...job!.data, attempt: 3 });
     await runClipTry(t, job!.data);
     expect(network.tries).toBe(8);
-    expect((await eventsOf(t, tenantId, created.id)).length).toBe(1);
+    expect((await eventsOf(t, tenant.id, created.id)).length).toBe(1);
   });
 
   it('retries while no recording covers the window, and cuts once the stream goes live inside it', async () => {
@@ -137,6 +129,6 @@ describe('the moment clip retry schedule', () => {
     await runClipTry(t, job!.data);
     expect(await takeClipTries(t)).toEqual([]);
     expect(await moment(created.id)).toMatchObject({ clip_status: null, clip_error: null });
-    expect(await eventsOf(t, tenantId, created.id)).toEqual([]);
+    expect(await eventsOf(t, tenant.id, created.id)).toEqual([]);
   });
 });

@@ -1,50 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
 import {
   client,
   createAsset,
-  createLiveStream,
   eventsOf,
   expectError,
   expectStatus,
-  manualClock,
   readyAsset,
   runClipTry,
   simulateStream,
   takeClipTries,
-  type Keys,
-  mediaTenant,
 } from './media-fixtures';
-
-const SETTLE = 10;
+import { useMomentsTenant } from './moments-fixtures';
 
 const t = useTestServer();
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
-let clock: ReturnType<typeof manualClock>;
-
-beforeAll(async () => {
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Moments'));
-});
-beforeEach(async () => {
-  clock = manualClock(t, new Date('2026-03-01T20:00:00.000Z'));
-  await takeClipTries(t);
-});
-
-const at = (seconds: number) => new Date(Date.parse('2026-03-01T20:00:00.000Z') + seconds * 1000);
-
-/** A stream whose broadcast went live at T0 (the clock's start), with its recording asset. */
-async function liveStream() {
-  const stream = await createLiveStream(t, keys.test.secret);
-  await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
-  const recordings = expectStatus(await api.get('/v1/streams/assets?source=recording&limit=100'), 200).data;
-  const recording = recordings.find((a: any) => a.live_stream === stream.id);
-  return { stream, recording };
-}
-
-const mark = (streamId: string, body: object, headers: Record<string, string> = {}) =>
-  api.post(`/v1/streams/live_streams/${streamId}/moments`, body, headers);
+const { tenant, keys, api, clock, at, liveStream, mark } = useMomentsTenant(t);
 
 describe('cancelling a moment', () => {
   it('sets clip_status null, skips the queued clip, and is idempotent', async () => {
@@ -59,7 +29,7 @@ describe('cancelling a moment', () => {
     await runClipTry(t, job!.data);
     const after = expectStatus(await api.get(`/v1/streams/moments/${moment.id}`), 200).data;
     expect(after).toMatchObject({ clip_status: null, clip_asset: null });
-    expect(await eventsOf(t, tenantId, moment.id)).toEqual([]);
+    expect(await eventsOf(t, tenant.id, moment.id)).toEqual([]);
     clock.advance(60);
     expect(expectStatus(await api.post(`/v1/streams/moments/${moment.id}/cancel`), 200).data).toEqual(after);
   });

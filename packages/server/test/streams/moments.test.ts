@@ -1,50 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../harness';
-import {
-  client,
-  createAsset,
-  createLiveStream,
-  eventsOf,
-  expectError,
-  expectStatus,
-  manualClock,
-  readyAsset,
-  runClipTry,
-  simulateStream,
-  takeClipTries,
-  type Keys,
-  mediaTenant,
-} from './media-fixtures';
-
-const SETTLE = 10;
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
+import { client, eventsOf, expectError, expectStatus, runClipTry, simulateStream, takeClipTries } from './media-fixtures';
+import { SETTLE, useMomentsTenant } from './moments-fixtures';
 
 const t = useTestServer();
-let keys: Keys;
-let tenantId: string;
-let api: ReturnType<typeof client>;
-let clock: ReturnType<typeof manualClock>;
-
-beforeAll(async () => {
-  ({ keys, tenantId, api } = await mediaTenant(t, 'Moments'));
-});
-beforeEach(async () => {
-  clock = manualClock(t, new Date('2026-03-01T20:00:00.000Z'));
-  await takeClipTries(t);
-});
-
-const at = (seconds: number) => new Date(Date.parse('2026-03-01T20:00:00.000Z') + seconds * 1000);
-
-/** A stream whose broadcast went live at T0 (the clock's start), with its recording asset. */
-async function liveStream() {
-  const stream = await createLiveStream(t, keys.test.secret);
-  await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
-  const recordings = expectStatus(await api.get('/v1/streams/assets?source=recording&limit=100'), 200).data;
-  const recording = recordings.find((a: any) => a.live_stream === stream.id);
-  return { stream, recording };
-}
-
-const mark = (streamId: string, body: object, headers: Record<string, string> = {}) =>
-  api.post(`/v1/streams/live_streams/${streamId}/moments`, body, headers);
+const { tenant, keys, api, clock, at, liveStream, mark } = useMomentsTenant(t);
 
 describe('the recording of a broadcast', () => {
   it('is an asset with source recording and the clock time of its first frame, growing while live', async () => {
@@ -58,7 +18,7 @@ describe('the recording of a broadcast', () => {
       provider: 'simulated',
     });
     expect(recording.playback_ids).toHaveLength(1);
-    expect((await eventsOf(t, tenantId, recording.id)).map((e) => e.type)).toEqual(['streams.asset.created']);
+    expect((await eventsOf(t, tenant.id, recording.id)).map((e) => e.type)).toEqual(['streams.asset.created']);
     // A reconnect inside the window continues the same recording.
     clock.advance(20);
     await simulateStream(t, keys.test.secret, stream.id, 'disconnected', 'connected', 'active');
@@ -74,7 +34,7 @@ describe('the recording of a broadcast', () => {
     await simulateStream(t, keys.test.secret, stream.id, 'idle');
     const ended = expectStatus(await api.get(`/v1/streams/assets/${recording.id}`), 200).data;
     expect(ended).toMatchObject({ status: 'ready', duration: 90, recording_ended_at: at(90).toISOString() });
-    expect((await eventsOf(t, tenantId, recording.id)).map((e) => e.type)).toEqual(['streams.asset.created', 'streams.asset.ready']);
+    expect((await eventsOf(t, tenant.id, recording.id)).map((e) => e.type)).toEqual(['streams.asset.created', 'streams.asset.ready']);
     // The next broadcast records anew.
     await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
     const all = expectStatus(await api.get('/v1/streams/assets?source=recording&limit=100'), 200).data.filter((a: any) => a.live_stream === stream.id);
@@ -122,7 +82,7 @@ describe('POST /v1/streams/live_streams/{id}/moments', () => {
     expect(moment).toMatchObject({ clip_status: 'pending', clip_before_s: 10, clip_after_s: 5, offset_s: 30 });
     const [first, ...rest] = await takeClipTries(t);
     expect(rest).toEqual([]);
-    expect(first!.data).toEqual({ tenant_id: tenantId, livemode: false, moment_id: moment.id, attempt: 1 });
+    expect(first!.data).toEqual({ tenant_id: tenant.id, livemode: false, moment_id: moment.id, attempt: 1 });
     expect(first!.startAfter.toISOString()).toBe(at(30 + 5 + SETTLE).toISOString());
 
     clock.set(first!.startAfter);
@@ -135,13 +95,13 @@ describe('POST /v1/streams/live_streams/{id}/moments', () => {
     const clip = expectStatus(await api.get(`/v1/streams/clips/${clipAsset.clip}`), 200).data;
     expect(clip).toMatchObject({ source_asset: recording.id, start_time: 20, end_time: 35, moment: moment.id, status: 'ready' });
 
-    const events = await eventsOf(t, tenantId, moment.id);
+    const events = await eventsOf(t, tenant.id, moment.id);
     expect(events.map((e) => e.type)).toEqual(['streams.moment.clip_ready']);
     expect(events[0]!.data.object).toMatchObject({ id: moment.id, customer: 'viewer-1', clip_asset: clipAsset.id, clip_status: 'ready' });
     expect(events[0]!.data.previous_attributes).toEqual({ clip_status: 'pending', clip_asset: null });
     // A duplicate of the same try does nothing.
     await runClipTry(t, first!.data);
-    expect((await eventsOf(t, tenantId, moment.id)).length).toBe(1);
+    expect((await eventsOf(t, tenant.id, moment.id)).length).toBe(1);
   });
 
   it('clamps the cut to the first frame', async () => {

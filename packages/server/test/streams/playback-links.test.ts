@@ -1,49 +1,23 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader, importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../harness';
+import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
-import { client, createStream, drive, expectError, expectStatus, setVideo, streamEvents } from './live-fixtures';
-import { createAsset, eventsOf, readyAsset } from './media-fixtures';
+import { client, createStream, drive, expectError, expectStatus, setVideo } from './live-fixtures';
+import { createAsset, readyAsset } from './media-fixtures';
+import { inOneHour, pathOf, scopeOf, tokenWith, usePlaybackTenant } from './playback-fixtures';
 
+// A player fetches playlists and segments in bursts; the public per-IP limit would get in the way here.
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-let tenantId: string;
-let key: string;
-beforeAll(async () => {
-  // A player fetches playlists and segments in bursts; the public per-IP limit would get in the way here.
-  const created = await t.tenant('Playback Co');
-  tenantId = created.tenant.id;
-  key = created.keys.test.secret;
-});
-
-const api = () => client(t, key);
-const scopeOf = (id: string, livemode = false) => ({ tenantId: id, livemode });
-const inOneHour = () => new Date(Date.now() + 3_600_000);
-/** The path and query of a playback link (the test server has no port of its own). */
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
-const play = (pathAndQuery: string) => t.http().get(pathAndQuery);
-const playWith = (pb: string, token?: string) => play(`/v1/streams/playback/${pb}.m3u8${token ? `?token=${token}` : ''}`);
-
-async function tokenWith(privateKeyPem: string, kid: string, claims: { sub?: string; aud?: string; exp?: number }, alg = 'RS256') {
-  const keyLike = await importPKCS8(privateKeyPem, alg);
-  const jwt = new SignJWT({}).setProtectedHeader({ alg, kid }).setIssuedAt();
-  if (claims.sub) jwt.setSubject(claims.sub);
-  if (claims.aud) jwt.setAudience(claims.aud);
-  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
-  return jwt.sign(keyLike);
-}
+const { tenant, api, play, playWith } = usePlaybackTenant(t);
 
 describe('signed playback links and the simulated playback route', () => {
   it('signs RS256 links (kid, sub = playback id, aud v, exp) that verify and play through the whole HLS chain', async () => {
-    const stream = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
     const pb = stream.playback_ids[0].id;
     const expiresAt = inOneHour();
-    const link = await createPlaybackLink(streamsDeps(t.ctx), scopeOf(tenantId), pb, expiresAt);
+    const link = await createPlaybackLink(streamsDeps(t.ctx), scopeOf(tenant.id), pb, expiresAt);
     expect(link.url).toMatch(new RegExp(`/v1/streams/playback/${pb}\\.m3u8\\?token=`));
     const header = decodeProtectedHeader(link.token!);
     expect(header).toMatchObject({ alg: 'RS256', kid: expect.stringMatching(/^psk_/) });
@@ -81,11 +55,11 @@ describe('signed playback links and the simulated playback route', () => {
   });
 
   it('answers 401 invalid_playback_token for missing, malformed, expired and wrong tokens', async () => {
-    const stream = await createStream(t, key);
-    const other = await createStream(t, key);
+    const stream = await createStream(t, tenant.key);
+    const other = await createStream(t, tenant.key);
     const pb = stream.playback_ids[0].id;
     const deps = streamsDeps(t.ctx);
-    const good = await createPlaybackLink(deps, scopeOf(tenantId), pb, inOneHour());
+    const good = await createPlaybackLink(deps, scopeOf(tenant.id), pb, inOneHour());
     const kid = decodeProtectedHeader(good.token!).kid!;
     const reason = async (token: string | undefined) => {
       const res = await playWith(pb, token);
@@ -95,10 +69,10 @@ describe('signed playback links and the simulated playback route', () => {
     expect(await reason(undefined)).toBe('missing');
     expect(await reason('not-a-jwt')).toBe('malformed');
     // Expired: a link made for a time already past.
-    const expired = await createPlaybackLink(deps, scopeOf(tenantId), pb, new Date(Date.now() - 1000));
+    const expired = await createPlaybackLink(deps, scopeOf(tenant.id), pb, new Date(Date.now() - 1000));
     expect(await reason(expired.token!)).toBe('token_expired');
     // A good token of another playback id.
-    const otherLink = await createPlaybackLink(deps, scopeOf(tenantId), other.playback_ids[0].id, inOneHour());
+    const otherLink = await createPlaybackLink(deps, scopeOf(tenant.id), other.playback_ids[0].id, inOneHour());
     expect(await reason(otherLink.token!)).toBe('invalid_claims');
     // Signed by a key that is not the one named in `kid`.
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -149,22 +123,22 @@ describe('signed playback links and the simulated playback route', () => {
   });
 
   it('plays public playback ids without a token; refuses a disabled stream and an asset that is not ready with 409', async () => {
-    const stream = await createStream(t, key, { playback_policy: 'public' });
+    const stream = await createStream(t, tenant.key, { playback_policy: 'public' });
     const pb = stream.playback_ids[0].id;
-    const link = await createPlaybackLink(streamsDeps(t.ctx), scopeOf(tenantId), pb, inOneHour());
+    const link = await createPlaybackLink(streamsDeps(t.ctx), scopeOf(tenant.id), pb, inOneHour());
     expect(link.token).toBeNull();
     expect((await play(pathOf(link.url))).status).toBe(200);
-    await drive(t, key, stream.id, 'connected', 'active');
+    await drive(t, tenant.key, stream.id, 'connected', 'active');
     expect((await playWith(pb)).status).toBe(200);
     expectStatus(await api().post(`/v1/streams/live_streams/${stream.id}/disable`), 200);
     expectError(await playWith(pb), 409, 'stream_disabled');
-    await expect(createPlaybackLink(streamsDeps(t.ctx), scopeOf(tenantId), pb, inOneHour())).rejects.toMatchObject({ code: 'stream_disabled' });
+    await expect(createPlaybackLink(streamsDeps(t.ctx), scopeOf(tenant.id), pb, inOneHour())).rejects.toMatchObject({ code: 'stream_disabled' });
     expectStatus(await api().post(`/v1/streams/live_streams/${stream.id}/enable`), 200);
     expect((await playWith(pb)).status).toBe(200);
 
-    const preparing = await createAsset(t, key, { playback_policy: 'public' });
+    const preparing = await createAsset(t, tenant.key, { playback_policy: 'public' });
     expectError(await playWith(preparing.playback_ids[0].id), 409, 'asset_not_ready');
-    const ready = await readyAsset(t, key, 7, { playback_policy: 'public' });
+    const ready = await readyAsset(t, tenant.key, 7, { playback_policy: 'public' });
     const vod = await play(`/v1/streams/playback/${ready.playback_ids[0].id}/media.m3u8`);
     expect(vod.status).toBe(200);
     expect(vod.text).toContain('#EXT-X-ENDLIST');

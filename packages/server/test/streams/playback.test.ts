@@ -1,52 +1,25 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader, importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestServer, type TestServer } from '../harness';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../harness';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
-import { client, createStream, drive, expectError, expectStatus, setVideo, streamEvents } from './live-fixtures';
-import { createAsset, eventsOf, readyAsset } from './media-fixtures';
+import { client, createStream, expectError, expectStatus, setVideo, streamEvents } from './live-fixtures';
+import { eventsOf, readyAsset } from './media-fixtures';
+import { inOneHour, scopeOf, usePlaybackTenant } from './playback-fixtures';
 
+// A player fetches playlists and segments in bursts; the public per-IP limit would get in the way here.
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-let tenantId: string;
-let key: string;
-beforeAll(async () => {
-  // A player fetches playlists and segments in bursts; the public per-IP limit would get in the way here.
-  const created = await t.tenant('Playback Co');
-  tenantId = created.tenant.id;
-  key = created.keys.test.secret;
-});
-
-const api = () => client(t, key);
-const scopeOf = (id: string, livemode = false) => ({ tenantId: id, livemode });
-const inOneHour = () => new Date(Date.now() + 3_600_000);
-/** The path and query of a playback link (the test server has no port of its own). */
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
-const play = (pathAndQuery: string) => t.http().get(pathAndQuery);
-const playWith = (pb: string, token?: string) => play(`/v1/streams/playback/${pb}.m3u8${token ? `?token=${token}` : ''}`);
-
-async function tokenWith(privateKeyPem: string, kid: string, claims: { sub?: string; aud?: string; exp?: number }, alg = 'RS256') {
-  const keyLike = await importPKCS8(privateKeyPem, alg);
-  const jwt = new SignJWT({}).setProtectedHeader({ alg, kid }).setIssuedAt();
-  if (claims.sub) jwt.setSubject(claims.sub);
-  if (claims.aud) jwt.setAudience(claims.aud);
-  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
-  return jwt.sign(keyLike);
-}
+const { tenant, api, play, playWith } = usePlaybackTenant(t);
 
 describe('playback ids', () => {
   it('adds a playback id to a stream (signed by default) with an updated event, and deletes it', async () => {
-    const stream = await createStream(t, key, { playback_policy: 'public' });
+    const stream = await createStream(t, tenant.key, { playback_policy: 'public' });
     const created = expectStatus(await api().post('/v1/streams/playback_ids', { resource: stream.id }), 201).data;
     expect(created).toMatchObject({ object: 'playback_id', policy: 'signed', resource: stream.id, livemode: false });
     expect(created.id).toMatch(/^pb_/);
     const shown = expectStatus(await api().get(`/v1/streams/live_streams/${stream.id}`), 200).data;
     expect(shown.playback_ids).toEqual([stream.playback_ids[0], { id: created.id, policy: 'signed' }]);
-    let events = await streamEvents(t, tenantId, stream.id);
+    let events = await streamEvents(t, tenant.id, stream.id);
     expect(events.at(-1)!.type).toBe('streams.live_stream.updated');
     expect(events.at(-1)!.data.previous_attributes).toEqual({ status: 'idle', playback_ids: stream.playback_ids });
 
@@ -55,15 +28,15 @@ describe('playback ids', () => {
     expectError(await api().delete(`/v1/streams/playback_ids/${created.id}`), 404, 'resource_not_found');
     expectError(await playWith(created.id), 404, 'resource_not_found');
     expect(expectStatus(await api().get(`/v1/streams/live_streams/${stream.id}`), 200).data.playback_ids).toEqual(stream.playback_ids);
-    events = await streamEvents(t, tenantId, stream.id);
+    events = await streamEvents(t, tenant.id, stream.id);
     expect(events.at(-1)!.data.previous_attributes!.playback_ids).toHaveLength(2);
   });
 
   it('adds a public playback id to an asset, with streams.asset.updated', async () => {
-    const asset = await readyAsset(t, key);
+    const asset = await readyAsset(t, tenant.key);
     const created = expectStatus(await api().post('/v1/streams/playback_ids', { resource: asset.id, policy: 'public' }), 201).data;
     expect(created).toMatchObject({ resource: asset.id, policy: 'public' });
-    const events = await eventsOf(t, tenantId, asset.id);
+    const events = await eventsOf(t, tenant.id, asset.id);
     expect(events.at(-1)!.type).toBe('streams.asset.updated');
     expect(expectStatus(await playWith(created.id), 200)).toBeDefined();
   });
@@ -72,7 +45,7 @@ describe('playback ids', () => {
     const other = await t.tenant('Other Playback');
     const foreign = await createStream(t, other.keys.test.secret);
     expectError(await api().post('/v1/streams/playback_ids', { resource: foreign.id }), 404, 'resource_not_found');
-    const liveTwin = await createStream(t, key);
+    const liveTwin = await createStream(t, tenant.key);
     expectError(await client(t, other.keys.live.secret).post('/v1/streams/playback_ids', { resource: liveTwin.id }), 404, 'resource_not_found');
     expectError(await api().post('/v1/streams/playback_ids', { resource: 'cus_01h455vb4pex5vsknk084sn02q' }), 404, 'resource_not_found', { param: 'resource' });
     expectError(await api().post('/v1/streams/playback_ids', { resource: liveTwin.id, policy: 'open' }), 422, 'validation_failed', { param: 'policy' });

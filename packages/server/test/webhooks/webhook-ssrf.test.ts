@@ -19,6 +19,16 @@ const dns =
   async (host) =>
     (table[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
+/** The endpoint's one delivery attempt, once it is made. */
+async function oneAttempt(key: string, endpointId: string) {
+  const [attempt] = await eventually(async () => {
+    const list = await attemptsOf(t, key, endpointId);
+    expect(list).toHaveLength(1);
+    return list;
+  });
+  return attempt;
+}
+
 const create = (key: string, url: string) => t.http().post('/v1/webhook_endpoints').set(bearer(key)).send({ url, enabled_events: ['*'] });
 
 describe('live-mode URL rules', () => {
@@ -83,11 +93,7 @@ describe('test-mode private addresses', () => {
     const w = await startWorker(t);
     try {
       await emit(t, { tenantId: tenant.id, livemode: false }, 'streams.asset.ready');
-      const [attempt] = await eventually(async () => {
-        const list = await attemptsOf(t, keys.test.secret, endpoint.id);
-        expect(list).toHaveLength(1);
-        return list;
-      });
+      const attempt = await oneAttempt(keys.test.secret, endpoint.id);
       expect(attempt).toMatchObject({ succeeded: true, status_code: 200, response_body: null });
       expect(typeof attempt.latency_ms).toBe('number');
     } finally {
@@ -118,11 +124,7 @@ describe('test-mode private addresses', () => {
     const w = await startWorker(t, { privateInTest: 'deny', resolveHost: dns({ 'flip.example.com': ['127.0.0.1'] }) });
     try {
       await emit(t, { tenantId: tenant.id, livemode: false }, 'streams.asset.ready');
-      const [attempt] = await eventually(async () => {
-        const list = await attemptsOf(t, keys.test.secret, endpoint.id);
-        expect(list).toHaveLength(1);
-        return list;
-      });
+      const attempt = await oneAttempt(keys.test.secret, endpoint.id);
       expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^url_not_allowed: .*SVC_WEBHOOKS_PRIVATE_IN_TEST/) });
       expect(r.connections).toBe(before);
     } finally {
@@ -140,11 +142,7 @@ describe('at delivery time', () => {
     const w = await startWorker(t, { resolveHost: dns({ 'rebind.example.com': ['127.0.0.1'] }) });
     try {
       await emit(t, { tenantId: tenant.id, livemode: true }, 'streams.asset.ready');
-      const [attempt] = await eventually(async () => {
-        const list = await attemptsOf(t, keys.live.secret, endpoint.id);
-        expect(list).toHaveLength(1);
-        return list;
-      });
+      const attempt = await oneAttempt(keys.live.secret, endpoint.id);
       expect(attempt).toMatchObject({ succeeded: false, status_code: null, error: expect.stringMatching(/^url_not_allowed: .*loopback/) });
       expect(r.connections).toBe(connectionsBefore);
     } finally {

@@ -1,0 +1,35 @@
+import type { Response } from 'supertest';
+import { expect } from 'vitest';
+import { useTestServer } from '../harness';
+
+/**
+ * The rate limit tests' two servers: `t` with the default limits, and `pub` whose public routes allow 3 per second
+ * per IP, with `X-Forwarded-For` trusted so each test can be its own client.
+ */
+export function useRateLimitServers() {
+  return { t: useTestServer(), pub: useTestServer({ SVC_RATE_LIMIT_PUBLIC: '3', TRUST_PROXY: 'true' }) };
+}
+
+export const count = (responses: Response[], status: number) => responses.filter((r) => r.status === status).length;
+export const burst = (n: number, send: () => Promise<Response>): Promise<Response[]> => Promise.all(Array.from({ length: n }, send));
+
+export function expectRateLimitHeaders(res: Response, limit: number) {
+  expect(res.headers['ratelimit-limit']).toBe(String(limit));
+  const remaining = Number(res.headers['ratelimit-remaining']);
+  expect(Number.isInteger(remaining)).toBe(true);
+  expect(remaining).toBeGreaterThanOrEqual(0);
+  expect(remaining).toBeLessThan(limit);
+  const reset = Number(res.headers['ratelimit-reset']);
+  expect(Number.isInteger(reset)).toBe(true);
+  expect(reset).toBeGreaterThanOrEqual(1);
+  expect(reset).toBeLessThanOrEqual(1);
+}
+
+export function expectLimited(res: Response, limit: number) {
+  expect(res.status).toBe(429);
+  expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+  expect(res.body.error.request_id).toBe(res.headers['request-id']);
+  expect(res.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+  expect(res.headers['ratelimit-limit']).toBe(String(limit));
+  expect(res.headers['ratelimit-remaining']).toBe('0');
+}
