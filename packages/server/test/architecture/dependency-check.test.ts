@@ -44,12 +44,16 @@ describe('the dependency check (pnpm test runs it)', () => {
     await writeFile(join(dir, 'src/modules/access/planted.ts'), "export { findAsset } from '../streams/assets/assets.repository';\n");
     // The platform using a module it is not allowed to, even through its index.ts.
     await writeFile(join(dir, 'src/modules/platform/planted.ts'), "export { accessModule } from '../access';\n");
+    // One resource of Streams reading another's repository instead of its services.
+    await writeFile(join(dir, 'src/modules/streams/clips/planted.ts'), "export { findLiveStream } from '../live-streams/live-streams.repository';\n");
 
     const { code, report } = await check(dir);
     expect(code).not.toBe(0);
     expect(report).toContain('core-imports-no-module: src/core/planted.ts');
     expect(report).toContain('module-through-index: src/modules/access/planted.ts');
     expect(report).toContain('module-dependency-not-allowed: src/modules/platform/planted.ts');
+    expect(report).toContain('repository-of-own-resource: src/modules/streams/clips/planted.ts');
+    expect(report).not.toContain('repository-of-own-resource: src/modules/streams/clips/clips.service.ts');
     expect(report).not.toContain('src/modules/access/access-deps.ts');
   }, 60_000);
 });

@@ -1,36 +1,12 @@
-import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../kit/expect';
-import { bearer, useTestServer, type TestServer } from '../harness';
+import { useTestServer } from '../harness';
+import { keyCalls } from './key-calls';
 
-type Key = Record<string, unknown> & { id: string; secret?: string };
+/* Keys over their life: revoking, rolling, last use, and the limits a key travels with. */
 
 const t = useTestServer();
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
-
-const get = (key: string, path: string) => t.http().get(path).set(bearer(key));
-const create = (key: string, body: object) => t.http().post('/v1/keys').set(bearer(key)).send(body);
-const revoke = (key: string, id: string) => t.http().delete(`/v1/keys/${id}`).set(bearer(key));
-const roll = (key: string, id: string, body?: object) => {
-  const req = t.http().post(`/v1/keys/${id}/roll`).set(bearer(key));
-  return body ? req.send(body) : req;
-};
-
-async function createKey(key: string, body: object): Promise<Key & { secret: string }> {
-  const res = await create(key, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
-
-/** The ID of the key with this secret, looked up by its hash as the server stores it. */
-async function keyIdOf(secret: string): Promise<string> {
-  const row = await t.ctx.db.selectFrom('api_keys').select('id').where('secret_hash', '=', sha256(secret)).executeTakeFirstOrThrow();
-  return row.id;
-}
-
-const metadataOf = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+const { get, create, revoke, roll, createKey } = keyCalls(t);
 
 describe('DELETE /v1/keys/{id}', () => {
   it('revokes a key at once, and answers the same key when revoked again', async () => {
@@ -112,59 +88,6 @@ describe('POST /v1/keys/{id}/roll', () => {
   });
 });
 
-describe('a restricted caller', () => {
-  it('hands out only publishable keys and restricted keys within its own scopes', async () => {
-    const { keys } = await t.tenant();
-    const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write', 'events:read'] });
-
-    const secret = await create(writer.secret, { type: 'secret' });
-    expectError(secret, 403, 'missing_scope', { type: 'permission_error' });
-    expect(secret.body.error.param).toBe('type');
-    const wider = await create(writer.secret, { type: 'restricted', scopes: ['events:write'] });
-    expectError(wider, 403, 'missing_scope', { type: 'permission_error' });
-    expect(wider.body.error.param).toBe('scopes');
-
-    expect((await createKey(writer.secret, { type: 'publishable' })).type).toBe('publishable');
-    const narrower = await createKey(writer.secret, { type: 'restricted', scopes: ['platform:read', 'events:read'] });
-    expect(narrower.scopes).toEqual(['platform:read', 'events:read']);
-    const list = await get(keys.test.secret, '/v1/keys');
-    expect(list.body.meta.pagination.total).toBe(5);
-  });
-
-  it('rolls only keys it could have created', async () => {
-    const { keys } = await t.tenant();
-    const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write'] });
-    const wider = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write'] });
-    for (const id of [await keyIdOf(keys.test.secret), wider.id]) {
-      const res = await roll(writer.secret, id);
-      expectError(res, 403, 'missing_scope', { type: 'permission_error' });
-      expect(res.body).not.toHaveProperty('data');
-    }
-    expect((await get(keys.test.secret, '/v1/keys')).status).toBe(200);
-    expect((await get(keys.test.secret, `/v1/keys/${wider.id}`)).body.data.status).toBe('active');
-
-    const narrower = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:read'] });
-    const publishable = await createKey(keys.test.secret, { type: 'publishable' });
-    for (const id of [narrower.id, publishable.id]) expect((await roll(writer.secret, id)).status).toBe(200);
-  });
-});
-
-describe('revoking with a restricted key', () => {
-  it('revokes only keys it could have created', async () => {
-    const { keys } = await t.tenant();
-    const writer = await createKey(keys.test.secret, { type: 'restricted', scopes: ['platform:write'] });
-    const wider = await createKey(keys.test.secret, { type: 'restricted', scopes: ['events:write'] });
-    for (const id of [await keyIdOf(keys.test.secret), wider.id]) {
-      const res = await t.http().delete(`/v1/keys/${id}`).set('authorization', `Bearer ${writer.secret}`);
-      expectError(res, 403, 'missing_scope', { type: 'permission_error' });
-    }
-    expect((await get(keys.test.secret, `/v1/keys/${wider.id}`)).body.data.status).toBe('active');
-    const publishable = await createKey(keys.test.secret, { type: 'publishable' });
-    const res = await t.http().delete(`/v1/keys/${publishable.id}`).set('authorization', `Bearer ${writer.secret}`);
-    expect(res.status).toBe(200);
-    expect(res.body.data.status).toBe('revoked');
-  });
-});
 
 describe('last_used_at', () => {
   it('is set after the key is used', async () => {
@@ -182,46 +105,6 @@ describe('last_used_at', () => {
   });
 });
 
-describe('isolation', () => {
-  it("hides another tenant's keys on every route", async () => {
-    const a = await t.tenant('A');
-    const b = await t.tenant('B');
-    const key = await createKey(a.keys.test.secret, { type: 'secret', external_id: 'shared-name' });
-    for (const res of [
-      await get(b.keys.test.secret, `/v1/keys/${key.id}`),
-      await get(b.keys.test.secret, '/v1/keys/external/shared-name'),
-      await revoke(b.keys.test.secret, key.id),
-      await roll(b.keys.test.secret, key.id),
-    ]) {
-      expectError(res, 404, 'resource_not_found', { type: 'invalid_request_error' });
-    }
-    const list = await get(b.keys.test.secret, '/v1/keys');
-    expect(list.body.data.map((k: Key) => k.id)).not.toContain(key.id);
-    expect((await get(key.secret, `/v1/keys/${key.id}`)).body.data).toMatchObject({ status: 'active', expires_at: null });
-  });
-
-  it('keeps test and live keys apart', async () => {
-    const { keys } = await t.tenant();
-    const testKey = await createKey(keys.test.secret, { type: 'secret', external_id: 'env' });
-    const liveKey = await createKey(keys.live.secret, { type: 'secret', external_id: 'env' });
-    const testList = (await get(keys.test.secret, '/v1/keys')).body.data as Key[];
-    const liveList = (await get(keys.live.secret, '/v1/keys')).body.data as Key[];
-    expect(testList.map((k) => k.livemode)).toEqual([false, false, false]);
-    expect(liveList.map((k) => k.livemode)).toEqual([true, true, true]);
-    expect(testList.map((k) => k.id)).toContain(testKey.id);
-    expect(liveList.map((k) => k.id)).toContain(liveKey.id);
-    expect((await get(keys.test.secret, '/v1/keys/external/env')).body.data.id).toBe(testKey.id);
-    expect((await get(keys.live.secret, '/v1/keys/external/env')).body.data.id).toBe(liveKey.id);
-    for (const [caller, other] of [
-      [keys.test.secret, liveKey.id],
-      [keys.live.secret, testKey.id],
-    ] as const) {
-      expectError(await get(caller, `/v1/keys/${other}`), 404, 'resource_not_found', { type: 'invalid_request_error' });
-      expectError(await revoke(caller, other), 404, 'resource_not_found', { type: 'invalid_request_error' });
-      expectError(await roll(caller, other), 404, 'resource_not_found', { type: 'invalid_request_error' });
-    }
-  });
-});
 
 describe('limits that travel with a key', () => {
   it('rolling keeps the expiry a key was made with', async () => {

@@ -7,7 +7,7 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
-import { endSessionsOf } from '../sessions/sessions.repository';
+import { endSessionsOf } from '../sessions/session-rows.service';
 import { effectiveStatus } from './entitlement-rules';
 import * as repo from './entitlements.repository';
 import { emitEntitlementEvent, serializeEntitlement } from './entitlements.serializer';

@@ -1,7 +1,7 @@
 import { defineJob, schedulePayload, type JobDefinition } from '../../../jobs/job-definition';
 import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
-import { endSessionsOf } from '../sessions/sessions.repository';
+import { endSessionsOf } from '../sessions/session-rows.service';
 import * as repo from './entitlements.repository';
 import { emitEntitlementEvent } from './entitlements.serializer';
 

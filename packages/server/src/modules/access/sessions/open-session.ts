@@ -8,7 +8,7 @@ import type { Scope } from '../../../core/scope';
 import type { AccessDeps } from '../access-deps';
 import { accessDenied, decideAccess } from '../entitlements/check-access';
 import { denialReason, type ViewerPlace } from '../entitlements/entitlement-rules';
-import { findEntitlement } from '../entitlements/entitlements.repository';
+import { findEntitlementRow } from '../entitlements/entitlement-rows.service';
 import { resourceOf } from '../resources';
 import { subjectForOpen, type SessionCaller } from './session-caller';
 import { grantOf, openPlayback, sessionTimes } from './session-playback';
@@ -92,7 +92,7 @@ async function openUnderLock(
     const refusal = await openInBatch(deps.db, { scope, session: { ...session, entitlement_id: entitlement.id }, entitlement, now });
     if (refusal === null) return;
     if (refusal !== 'entitlement_changed') throw limitRefused(refusal, entitlement);
-    const current = await findEntitlement(deps.db, scope, entitlement.id);
+    const current = await findEntitlementRow(deps.db, scope, entitlement.id);
     const reason = current ? denialReason(current, now, place) : 'no_entitlement';
     if (reason !== null || !current) throw accessDenied(reason ?? 'no_entitlement', entitlement.id);
     if (attempt >= OPEN_ATTEMPTS) throw ApiError.of('service_unavailable', { message: 'The entitlement kept changing while the session opened; retry.' });

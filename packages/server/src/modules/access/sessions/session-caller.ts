@@ -1,7 +1,7 @@
 import { ApiError } from '../../../core/errors';
 import type { Principal } from '../../../core/principal';
 import type { ViewerPlace } from '../entitlements/entitlement-rules';
-import type { Subject } from '../entitlements/entitlements.repository';
+import type { Subject } from '../entitlements/entitlement-rows.service';
 
 /**
  * Who acts on sessions: a viewer (publishable key and customer token; the token's `sub` is the customer, its

@@ -6,7 +6,7 @@ import { objectTypeOfId } from '@svc/contract';
 import type { Scope } from '../../../core/scope';
 import { emitLiveStreamEvent } from '../live-streams/live-stream-events';
 import { lockLiveStream } from '../live-streams/live-stream-transitions';
-import { findLiveStream } from '../live-streams/live-streams.repository';
+import { findLiveStreamRow } from '../live-streams/live-stream-rows.service';
 import type { PlaybackIdRef } from './playback-ids.repository';
 
 /** What a player is about to play, once the resource agreed to be played. */
@@ -42,7 +42,7 @@ const liveStreamOwner: PlaybackOwner = {
     await emitLiveStreamEvent(trx, scope, id, 'streams.live_stream.updated', { status: row.status, playback_ids: previous });
   },
   assertPlayable: async (db, scope, id) => {
-    const row = await findLiveStream(db, scope, id);
+    const row = await findLiveStreamRow(db, scope, id);
     if (!row) throw ApiError.notFound('live stream', id);
     if (row.status === 'disabled') throw ApiError.of('stream_disabled', { message: `The live stream ${id} is disabled.` });
     return { kind: 'live', provider: row.provider, audioOnly: row.audio_only, duration: null, providerRef: row.provider_ref };

@@ -2,14 +2,10 @@ import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Executor } from '../../../db/database';
 import type { PlaybackIdRow, PlaybackSigningKeyRow } from '../../../db/streams-live.schema';
-import { isUniqueViolation } from '../../../core/db-errors';
 import { ApiError } from '../../../core/errors';
-import { isIdOf, newId } from '../../../core/ids';
 import { InFlight } from '../../../core/in-flight';
 import type { Scope } from '../../../core/scope';
-import { callNetwork } from '../network/video-networks';
-import { fingerprintOf } from '../signing-keys/signing-keys.service';
-import * as keys from '../signing-keys/signing-keys.repository';
+import { findOrMakeSystemKey, findSigningKeyRow, privateKeyContext } from '../signing-keys/system-keys.service';
 import type { StreamsDeps } from '../streams-deps';
 
 /** The `aud` of every playback token (video). */
@@ -26,8 +22,6 @@ export type PlaybackTokenFailure =
 
 const refuse = (reason: PlaybackTokenFailure, message: string) =>
   ApiError.of('invalid_playback_token', { message, details: { reason }, param: 'token' });
-
-const privateKeyContext = (keyId: string) => `${keyId}:private_key`;
 
 // Key material never changes for a key id, so parsed keys are kept; revocation is read from the row every time.
 const parsedPrivate = new Map<string, KeyObject>();
@@ -59,28 +53,6 @@ async function systemKey(deps: StreamsDeps, scope: Scope, provider: string): Pro
   if (known) return known;
   const key = await pendingSystemKeys.run(cacheKey, () => findOrMakeSystemKey(deps, scope, provider));
   return remember(systemKeys, cacheKey, key);
-}
-
-async function findOrMakeSystemKey(deps: StreamsDeps, scope: Scope, provider: string): Promise<PlaybackSigningKeyRow> {
-  const existing = await keys.findActiveSystemKey(deps.db, scope, provider);
-  if (existing) return existing;
-  const pair = await callNetwork(() => deps.videoNetworks.byProvider(provider).createSigningKey());
-  const id = newId('signing_key');
-  try {
-    return await keys.insertSigningKey(deps.db, scope, {
-      id,
-      kind: 'system',
-      provider,
-      provider_ref: pair.providerRef,
-      public_key_pem: pair.publicKeyPem,
-      fingerprint: fingerprintOf(pair.publicKeyPem),
-      private_key_sealed: deps.secrets.encrypt(pair.privateKeyPem, privateKeyContext(id)),
-      created_at: deps.now(),
-    });
-  } catch (err) {
-    if (!isUniqueViolation(err, 'playback_signing_keys_one_system')) throw err;
-    return (await keys.findActiveSystemKey(deps.db, scope, provider))!;
-  }
 }
 
 /**
@@ -138,7 +110,7 @@ export async function verifyPlaybackToken(db: Executor, playback: PlaybackIdRow,
   }
   if (!kid) throw refuse('malformed', 'The playback token has no `kid` header.');
   const scope = { tenantId: playback.tenant_id, livemode: playback.livemode };
-  const key = isIdOf('signing_key', kid) ? await keys.findSigningKey(db, scope, kid) : undefined;
+  const key = await findSigningKeyRow(db, scope, kid);
   if (!key) throw refuse('unknown_key', 'The playback token\'s `kid` is not a signing key of this account and environment.');
   if (key.revoked_at) throw refuse('key_revoked', 'The playback token was signed with a revoked key.');
   let publicKey = parsedPublic.get(key.id);

@@ -7,7 +7,7 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import { emitLiveStreamEvent } from '../live-streams/live-stream-events';
 import { applySignal, lockLiveStream } from '../live-streams/live-stream-transitions';
-import * as repo from '../live-streams/live-streams.repository';
+import { storeLiveStreamHealth } from '../live-streams/live-stream-rows.service';
 import { presentOne } from '../live-streams/live-streams.service';
 import { secretContext } from '../live-streams/live-streams.serializer';
 import type { StreamsDeps } from '../streams-deps';
@@ -36,7 +36,7 @@ async function reportHealth(
     changed_at: deps.now().toISOString(),
   };
   if (row.health.status === next.status && row.health.reason === next.reason) return row;
-  await repo.updateLiveStream(trx, scope, row.id, { health: JSON.stringify(next) });
+  await storeLiveStreamHealth(trx, scope, row.id, next);
   const type = healthy ? 'streams.live_stream.recovered' : 'streams.live_stream.unhealthy';
   return emitLiveStreamEvent(trx, scope, row.id, type, { status: row.status, health: row.health });
 }
