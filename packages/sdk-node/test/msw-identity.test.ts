@@ -5,7 +5,7 @@ import { createSvcMock } from '../src/msw';
 
 const mock = createSvcMock({ baseUrl: 'https://api.svc.test' });
 const server = setupServer(...mock.handlers);
-const svc = new Svc({ apiKey: 'sk_test_mock', baseUrl: 'https://api.svc.test', maxRetries: 0 });
+const svc = new Svc({ apiKey: `sk_test_${'m'.repeat(24)}`, baseUrl: 'https://api.svc.test', maxRetries: 0 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => mock.reset());

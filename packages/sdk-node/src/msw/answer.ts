@@ -121,6 +121,10 @@ export function answer(store: MockStore, call: RouteCall): Answer {
     const next = stateAfter(shape.item, deletesItem ? 'delete' : verb!);
     if (next) parent[next[0]] = next[1];
     else if (deletesItem) store.remove(parent.id);
+    // Deletes that forget the object answer the fields their schema names, with `deleted: true`.
+    if (deletesItem && !next && 'deleted' in itemShape) {
+      return { status, body: { data: Object.fromEntries(Object.keys(itemShape).map((k) => [k, k === 'deleted' ? true : parent[k]])) } };
+    }
   }
   if (verb === 'reset_stream_key' && 'stream_key' in parent) parent.stream_key = mockId(undefined).replace('obj_', '');
   const rolled = verb === 'roll' || verb === 'roll_secret';
