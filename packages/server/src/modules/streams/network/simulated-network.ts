@@ -1,6 +1,6 @@
-import { generateKeyPair, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { makeLocalSigningKey } from './local-signing-key';
 import { isIP } from 'node:net';
-import { promisify } from 'node:util';
 import { randomToken } from '../../../core/ids';
 import {
   VideoNetworkRejection,
@@ -18,7 +18,6 @@ import {
   type VideoNetwork,
 } from './video-network';
 
-const generateKeyPairAsync = promisify(generateKeyPair);
 
 /** Hosts under the reserved `.invalid` TLD: documented ingest addresses that no encoder can reach by mistake. */
 const INGEST_HOST = 'simulated.invalid';
@@ -126,12 +125,7 @@ export class SimulatedVideoNetwork implements VideoNetwork {
   }
 
   async createSigningKey(): Promise<NetworkSigningKey> {
-    const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    return { providerRef: ref('key'), publicKeyPem: publicKey, privateKeyPem: privateKey };
+    return makeLocalSigningKey(ref('key'));
   }
 
   async deleteSigningKey(_providerRef: string): Promise<void> {}

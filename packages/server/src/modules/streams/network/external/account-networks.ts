@@ -1,5 +1,5 @@
-import { generateKeyPair, randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { makeLocalSigningKey } from '../local-signing-key';
 import type { Database, Executor } from '../../../../db/database';
 import type { SecretBox } from '../../../../core/secret-box';
 import type { Scope } from '../../../../core/scope';
@@ -34,7 +34,6 @@ export const deleteOwnAccountRecordingsJobType = defineJob({
 });
 export type DeleteOwnAccountRecordingsJob = z.infer<typeof deleteOwnAccountRecordingsJobType.payload>;
 
-const generateKeyPairAsync = promisify(generateKeyPair);
 
 /** The providers a tenant's own account may be on. */
 export const ACCOUNT_PROVIDERS: readonly string[] = [ACCOUNT_PROVIDER];
@@ -170,12 +169,7 @@ export class AccountNetworks implements VideoNetwork {
    * `forScope(...).createSigningKey()` makes on the account): made here, never on the account.
    */
   async createSigningKey(): Promise<NetworkSigningKey> {
-    const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    return { providerRef: `service_${randomBytes(10).toString('hex')}`, publicKeyPem: publicKey, privateKeyPem: privateKey };
+    return makeLocalSigningKey(`service_${randomBytes(10).toString('hex')}`);
   }
   async deleteSigningKey(ref: string): Promise<void> {
     if (ref.startsWith('service_')) return;

@@ -1,8 +1,8 @@
-import { generateKeyPair, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { makeLocalSigningKey } from '../local-signing-key';
 import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { classifyAddress } from '../../../../core/outbound/url-policy';
 import { ApiError } from '../../../../core/errors';
@@ -27,7 +27,6 @@ import { INGEST_APP, MEDIA_APP, type MediaLayout } from './media-layout';
 import { MediaHls } from './media-hls';
 import { SimulcastRelays } from './relays';
 
-const generateKeyPairAsync = promisify(generateKeyPair);
 
 export const MEDIA_PROVIDER = 'media';
 /** Packages this network's assets (recordings, uploads, URLs) with ffmpeg; the payload names the asset. */
@@ -196,12 +195,7 @@ export class MediaVideoNetwork implements VideoNetwork {
   }
 
   async createSigningKey(): Promise<NetworkSigningKey> {
-    const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    return { providerRef: `mkey_${randomBytes(10).toString('hex')}`, publicKeyPem: publicKey, privateKeyPem: privateKey };
+    return makeLocalSigningKey(`mkey_${randomBytes(10).toString('hex')}`);
   }
 
   async deleteSigningKey(): Promise<void> {}
