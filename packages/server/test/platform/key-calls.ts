@@ -6,7 +6,7 @@ import { bearer, type TestServer } from '../harness';
 
 export type Key = Record<string, unknown> & { id: string; secret?: string };
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export function keyCalls(t: TestServer) {
   const get = (key: string, path: string) => t.http().get(path).set(bearer(key));
