@@ -36,6 +36,10 @@ export const ID_PREFIXES = {
   refresh_token: 'rtk',
   identity_signing_key: 'isk',
   otp_challenge: 'otp',
+  // Ticketing
+  payment: 'pay',
+  refund: 're',
+  checkout_session: 'cs',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

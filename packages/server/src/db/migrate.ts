@@ -10,6 +10,7 @@ import * as rateLimitBuckets from './migrations/2026_11_23_10_rate_limit_buckets
 import * as identity from './migrations/2026_11_23_20_identity';
 import * as providerConfigs from './migrations/2026_11_23_30_provider_configs';
 import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
+import * as ticketing from './migrations/2026_11_24_10_ticketing';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_20_identity': identity,
   '2026_11_23_30_provider_configs': providerConfigs,
   '2026_11_23_40_media_network': mediaNetwork,
+  '2026_11_24_10_ticketing': ticketing,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

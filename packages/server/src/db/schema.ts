@@ -15,6 +15,7 @@ import type {
 import type { AccessSessionsTable, CustomerTokenKeysTable, EntitlementsTable } from './access.schema';
 import type { ProviderConfigsTable, ProviderNotificationsTable, StreamSettingsTable } from './provider-configs.schema';
 import type { IdentityTables } from './identity.schema';
+import type { TicketingTables } from './ticketing.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -155,7 +156,7 @@ export interface MomentsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends IdentityTables {
+export interface DB extends IdentityTables, TicketingTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -1,0 +1,243 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
+
+/** A ticketed event (the spec's "event"; the event log's envelopes live in `event_log`). */
+export interface TicketedEventsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  livemode: boolean;
+  organization_id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  starts_at: Date;
+  ends_at: Date;
+  timezone: string;
+  venue: NullableJson<Record<string, unknown>>;
+  capacity: number | null;
+  currency: string;
+  requires_approval: Generated<boolean>;
+  hold_minutes: Generated<number>;
+  live_stream_id: string | null;
+  status: Generated<'draft' | 'published' | 'cancelled' | 'completed'>;
+  published_at: Date | null;
+  cancelled_at: Date | null;
+  metadata: Json<Record<string, string>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ExtraField {
+  id: string;
+  name: string;
+  type: 'text' | 'select' | 'checkbox';
+  required: boolean;
+  options: string[] | null;
+}
+
+export interface TicketTypesTable {
+  id: Generated<string>;
+  tenant_id: string;
+  livemode: boolean;
+  event_id: string;
+  name: string;
+  description: string | null;
+  pricing_mode: 'fixed' | 'name_your_price';
+  price: number | null;
+  flexipay_min_price: number | null;
+  flexipay_max_price: number | null;
+  quantity: number | null;
+  min_per_order: Generated<number>;
+  max_per_order: Generated<number>;
+  sale_starts_at: Date | null;
+  sale_ends_at: Date | null;
+  allow_pay_later: Generated<boolean>;
+  requires_approval: Generated<boolean>;
+  admits: Generated<number>;
+  extra_fields: Json<ExtraField[]>;
+  stream_limits: NullableJson<Record<string, unknown>>;
+  status: Generated<'active' | 'paused'>;
+  position: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EventSlotsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  livemode: boolean;
+  event_id: string;
+  starts_at: Date;
+  ends_at: Date;
+  capacity: number | null;
+  created_at: Timestamp;
+}
+
+export interface CouponsTable {
+  id: Generated<string>;
+  tenant_id: string;
+  livemode: boolean;
+  event_id: string;
+  code: string;
+  discount_type: 'percent' | 'fixed';
+  value: number;
+  ticket_type_ids: string[] | null;
+  max_uses: number | null;
+  uses_held: Generated<number>;
+  uses_redeemed: Generated<number>;
+  valid_from: Date | null;
+  valid_until: Date | null;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A limit a booking takes seats from: the event, a slot, a ticket type, or a ticket type within a slot. */
+export interface CapacityBucketsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  event_id: string;
+  slot_id: string | null;
+  ticket_type_id: string | null;
+  capacity: number | null;
+  held: Generated<number>;
+  sold: Generated<number>;
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'expired' | 'cancelled' | 'refunded' | 'partially_refunded';
+
+export interface OrdersTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  code: string;
+  status: OrderStatus;
+  organization_id: string;
+  event_id: string;
+  ticket_type_id: string;
+  slot_id: string | null;
+  quantity: number;
+  /** Tickets issued (quantity × admits): what the order takes from each bucket. */
+  seats: number;
+  bucket_ids: string[];
+  seats_state: Generated<'held' | 'sold' | 'released'>;
+  coupon_id: string | null;
+  coupon_state: 'held' | 'redeemed' | 'released' | null;
+  amount_total: number;
+  amount_discount: Generated<number>;
+  amount_paid: Generated<number>;
+  amount_refunded: Generated<number>;
+  currency: string;
+  buyer_name: string | null;
+  buyer_email: string | null;
+  buyer_phone: string | null;
+  customer_id: string | null;
+  redirect_url: string | null;
+  pay_later: Generated<boolean>;
+  comp: Generated<boolean>;
+  external_id: string | null;
+  metadata: Json<Record<string, string>>;
+  expires_at: Date | null;
+  paid_at: Date | null;
+  cancelled_at: Date | null;
+  expired_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TicketsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  order_id: string;
+  event_id: string;
+  ticket_type_id: string;
+  slot_id: string | null;
+  position: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  phone: string | null;
+  extra_data: Json<Record<string, unknown>>;
+  customer_id: string | null;
+  secret_hash: string;
+  secret_sealed: string;
+  status: 'pending_payment' | 'valid' | 'void';
+  review_status: 'pending' | 'approved' | 'rejected' | null;
+  entitlement_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CheckoutSessionsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  order_id: string;
+  amount: number;
+  currency: string;
+  status: Generated<'open' | 'complete' | 'expired'>;
+  redirect_url: string | null;
+  expires_at: Date;
+  completed_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface PaymentsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  order_id: string;
+  checkout_session_id: string | null;
+  method: 'mobile_money' | 'card' | 'comp';
+  amount: number;
+  currency: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_code: string | null;
+  /** The last digits of the phone or card, never the whole number. */
+  payer_hint: string | null;
+  created_at: Timestamp;
+  settled_at: Date | null;
+}
+
+export interface RefundsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  order_id: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  failure_code: string | null;
+  created_at: Timestamp;
+  settled_at: Date | null;
+}
+
+export interface EventPageViewsTable {
+  id: Generated<number>;
+  tenant_id: string;
+  livemode: boolean;
+  organization_id: string;
+  event_id: string;
+  visitor_hash: string;
+  viewed_at: Timestamp;
+}
+
+export interface TicketingTables {
+  ticketed_events: TicketedEventsTable;
+  ticket_types: TicketTypesTable;
+  event_slots: EventSlotsTable;
+  coupons: CouponsTable;
+  capacity_buckets: CapacityBucketsTable;
+  orders: OrdersTable;
+  tickets: TicketsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  payments: PaymentsTable;
+  refunds: RefundsTable;
+  event_page_views: EventPageViewsTable;
+}
