@@ -4,9 +4,10 @@ import { platformModule } from './platform';
 import { streamsModule } from './streams';
 import { webhooksModule } from './webhooks';
 import { identityModule } from './identity';
+import { ticketingModule } from './ticketing';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
  * routes (heartbeats, session opens, checks) are the hottest and no other route matches an Access path.
  */
-export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule, identityModule];
+export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule, identityModule, ticketingModule];
