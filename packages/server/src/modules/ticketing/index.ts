@@ -1,4 +1,8 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { couponsRouter } from './coupons/coupons.router';
+import { organizerEventsRouter } from './events/events.router';
+import { eventSlotsRouter } from './slots/slots.router';
+import { ticketTypesRouter } from './ticket-types/ticket-types.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -7,4 +11,10 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
+  routers: (ctx) => ({
+    organizerEvents: organizerEventsRouter(ctx),
+    ticketTypes: ticketTypesRouter(ctx),
+    eventSlots: eventSlotsRouter(ctx),
+    coupons: couponsRouter(ctx),
+  }),
 };
