@@ -1,10 +1,9 @@
 import type { CursorPageQuery } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
-import { paginate, UUID_ANCHOR } from '../../../core/pagination';
 import type { Scope } from '../../../core/scope';
 import { bucketsByIdOf } from '../capacity/capacity.service';
-import { eventsQuery, findEventRow } from '../events/events.repository';
+import { findPublishedEventRow, publishedEventsPage } from '../events/events.service';
 import type { TicketedEventRow } from '../events/events.serializer';
 import { slotsOf } from '../slots/slots.service';
 import { ticketTypesOf } from '../ticket-types/ticket-types.service';
@@ -70,15 +69,13 @@ export type PublicTicketedEvent = Awaited<ReturnType<typeof publicViews>>[number
 
 /** `GET /v1/events` for buyers: published events, newest first. */
 export async function listPublicEvents(ctx: AppContext, scope: Scope, query: CursorPageQuery & { organization?: string }) {
-  let q = eventsQuery(ctx.db, scope).where('status', '=', 'published');
-  if (query.organization !== undefined) q = q.where('organization_id', '=', query.organization);
-  const page = await paginate(q, 'ticketed_events.id', query, UUID_ANCHOR);
+  const page = await publishedEventsPage(ctx.db, scope, query);
   return { ...page, data: await publicViews(ctx, scope, page.data) };
 }
 
 /** `GET /v1/events/{event}` for buyers: a published event by slug or uuid; a visitor's read counts a page view. */
 export async function showPublicEvent(ctx: AppContext, scope: Scope, ref: string, visitor: Visitor | null) {
-  const event = await findEventRow(ctx.db, scope, ref, { published: true });
+  const event = await findPublishedEventRow(ctx.db, scope, ref);
   if (!event) throw ApiError.notFound('event', ref);
   const [view] = await publicViews(ctx, scope, [event]);
   if (visitor) await countPageView(ctx, event, visitor);
