@@ -19,7 +19,7 @@ export const identityModule: ModuleDefinition = {
   routers: (ctx) => ({ identity: identityRouter(ctx), customers: customersRouter(ctx), organizations: organizationsRouter(ctx) }),
 };
 
-export { registerMessageChannel, type MessageChannel, type OutgoingMessage } from './messages/message-channels';
-export { writeMessage, type NewMessage } from './messages/messages.service';
+// The outbox lives in the messaging module; products that already write through identity keep doing so.
+export { writeMessage, type NewMessage } from '../messaging';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';

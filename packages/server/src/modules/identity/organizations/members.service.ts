@@ -8,7 +8,7 @@ import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { MemberRow } from '../../../db/identity.schema';
 import { notifyIdentity } from '../identity-caches';
-import { writeMessage } from '../messages/messages.service';
+import { writeMessage } from '../../messaging';
 import { cachesOf } from '../identity-parts';
 
 export function serializeMember(row: MemberRow) {
