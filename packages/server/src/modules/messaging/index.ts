@@ -6,6 +6,7 @@ import { channelsFromConfig } from './channels/message-channels';
 import { messagingDeps } from './delivery/messaging-deps';
 import { OutboxWorker } from './delivery/outbox-worker';
 import { messageChannelsPart } from './messaging-parts';
+import { recipientRoles, type RecipientResolver } from './outbox/recipient-roles';
 
 /**
  * Messaging: the outbox every product writes to (`writeMessage`), its delivery through the live channels
@@ -28,6 +29,9 @@ export const messagingModule: ModuleDefinition = {
     };
   },
 };
+
+/** Names who a role-addressed notice (`email_outbox.recipients`) goes to: the module that knows the people registers it. */
+export const registerRecipientRole = (ctx: Pick<AppContext, 'parts'>, role: string, resolve: RecipientResolver) => recipientRoles(ctx).set(role, resolve);
 
 /** Adds or replaces the live-mode adapter of a channel (an operator's own provider). */
 export const registerMessageChannel = (ctx: AppContext, adapter: MessageChannel) => messageChannelsPart.of(ctx).register(adapter);

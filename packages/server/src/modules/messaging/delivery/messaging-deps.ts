@@ -3,6 +3,7 @@ import type { AppContext } from '../../../core/context';
 import type { Database } from '../../../db/database';
 import type { MessageChannels } from '../channels/message-channels';
 import { messageChannelsPart } from '../messaging-parts';
+import { recipientRoles, type RecipientResolver } from '../outbox/recipient-roles';
 
 /** What the outbox worker uses; tests build it with their own clock and adapters. */
 export interface MessagingDeps {
@@ -17,6 +18,8 @@ export interface MessagingDeps {
   leaseMs: number;
   /** How often the scheduler looks for due retries. */
   schedulerIntervalMs: number;
+  /** Who role-addressed notices go to. */
+  roles: ReadonlyMap<string, RecipientResolver>;
 }
 
 export const messagingDeps = (ctx: AppContext): MessagingDeps => ({
@@ -27,4 +30,5 @@ export const messagingDeps = (ctx: AppContext): MessagingDeps => ({
   cap: ctx.config.SVC_MESSAGES_PER_HOUR,
   leaseMs: 2 * 60_000,
   schedulerIntervalMs: 1000,
+  roles: recipientRoles(ctx),
 });

@@ -3,6 +3,7 @@ import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { deliverMessage, queueDueMessages } from './deliver-message';
 import { deliverMessageJob } from './deliver-message.job';
 import type { MessagingDeps } from './messaging-deps';
+import { sendRoleNotices } from '../outbox/role-notices';
 
 const BATCH = 200;
 
@@ -30,8 +31,9 @@ export class OutboxWorker {
     };
   }
 
-  /** Queues every due message; returns how many. */
+  /** Writes the role-addressed notices' messages, then queues every due message; returns how many it queued. */
   async tick(): Promise<number> {
+    while ((await sendRoleNotices(this.deps.db, this.deps.roles, this.deps.log)) > 0);
     let total = 0;
     for (;;) {
       const n = await this.deps.db.transaction().execute(async (trx) => {
