@@ -52,6 +52,9 @@ describe('WhatsApp Business Cloud API', () => {
     const code = request.template.components[0].parameters[0].text as string;
     expect(code).toMatch(/^\d{6}$/);
     expect(request.template.components[1]).toEqual({ type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: code }] });
+    // Sent, the code is no longer stored.
+    const stored = await t.ctx.db.selectFrom('messages').select(['body', 'params']).where('id', '=', message.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ body: '[redacted]', params: {} });
     const session = expectStatus(await t.http().post('/auth/v1/verify').set('Svc-Publishable-Key', tenant.keys.live.publishable).send({ phone, code }), 200);
     expect(session.data.user.phone).toBe(phone);
   });
@@ -125,5 +128,27 @@ describe('WhatsApp Business Cloud API', () => {
     const listed = expectStatus(await t.http().get('/v1/messages').query({ status: 'sent', to: phone }).set(bearer(tenant.keys.live.secret)), 200).data;
     expect(listed.map((m: { id: string }) => m.id)).toEqual([message.id]);
     expect(listed[0].body).toBe('[redacted]');
+  });
+});
+
+describe('hostile callbacks', () => {
+  it('answers odd paths, queries and bodies with the error shape, never a 5xx', async () => {
+    const valid = (raw: string) => post(raw, hubSignature(raw));
+    const answers = [
+      await valid('[]'),
+      await valid('{"object":"whatsapp_business_account","entry":"x"}'),
+      await valid('{"object":"whatsapp_business_account","entry":[{"changes":[{"value":{"statuses":[{"id":7,"status":{}}]}}]}]}'),
+      await valid('null'),
+      await post('x'.repeat(300 * 1024), hubSignature('x'.repeat(300 * 1024))),
+      await t.http().post('/api/v1/messaging/africastalking/callbacks/default?secret[a]=1').type('form').send('id=1&status=Success'),
+      await t.http().post('/api/v1/messaging/africastalking/callbacks/default?secret=1&secret=2').type('form').send('id=1&status=Success'),
+      await t.http().post('/api/v1/messaging/%00/callbacks/%E0%A4%A').send('{}'),
+      await t.http().get(`${PATH}?hub.mode=subscribe&hub.verify_token[x]=1&hub.challenge=1`),
+      await t.http().get(`${PATH}?hub.mode=subscribe&hub.verify_token=${WA_VERIFY_TOKEN}&hub.challenge=%3Cscript%3E`),
+    ];
+    for (const res of answers) {
+      expect(res.status, res.text).toBeLessThan(500);
+      if (res.status >= 400) expect(res.body.error?.code, res.text).toEqual(expect.any(String));
+    }
   });
 });

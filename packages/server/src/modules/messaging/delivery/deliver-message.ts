@@ -11,6 +11,12 @@ import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule';
 type Claim = { row: MessageRow; adapter: MessageChannel } | null;
 
 /**
+ * A live code or link is kept only while it may still go out: once its message is settled (sent, failed,
+ * cancelled) the stored body and parameters are dropped too, not only hidden from reads.
+ */
+const settled = (row: Pick<MessageRow, 'sensitive'>) => (row.sensitive ? { body: '[redacted]', params: '{}' } : {});
+
+/**
  * Takes a queued message for one attempt, in one transaction: a code past its expiry is `cancelled`, a channel
  * without a provider fails it, a first attempt past the tenant's hourly cap fails it; otherwise it becomes
  * `sending` under a lease. Only one worker can take it: the move is conditional on `queued`.
@@ -28,9 +34,10 @@ async function claim(deps: MessagingDeps, id: string): Promise<Claim> {
       .skipLocked()
       .executeTakeFirst();
     if (!row) return null;
-    const fail = (error_code: string) => moveMessage(trx, id, ['queued'], { status: 'failed', error_code, failed_at: now, job_queued_at: null, next_attempt_at: null });
+    const fail = (error_code: string) =>
+      moveMessage(trx, id, ['queued'], { status: 'failed', error_code, failed_at: now, job_queued_at: null, next_attempt_at: null, ...settled(row) });
     if (row.expires_at && row.expires_at <= now) {
-      await moveMessage(trx, id, ['queued'], { status: 'cancelled', error_code: 'expired', job_queued_at: null, next_attempt_at: null });
+      await moveMessage(trx, id, ['queued'], { status: 'cancelled', error_code: 'expired', job_queued_at: null, next_attempt_at: null, ...settled(row) });
       return null;
     }
     const adapter = deps.channels.of(row.channel);
@@ -59,17 +66,17 @@ async function record(deps: MessagingDeps, row: MessageRow, outcome: SendReceipt
   const attempt = { attempts: row.attempts };
   await deps.db.transaction().execute(async (trx) => {
     if (!(outcome instanceof ChannelFailure)) {
-      await moveMessage(trx, row.id, ['sending'], { status: 'sent', provider_id: outcome.providerId, sent_at: now, lease_until: null, error_code: null }, attempt);
+      await moveMessage(trx, row.id, ['sending'], { status: 'sent', provider_id: outcome.providerId, sent_at: now, lease_until: null, error_code: null, ...settled(row) }, attempt);
       return;
     }
     const retryAt = outcome.permanent || row.attempts >= MAX_ATTEMPTS ? null : nextAttemptAt(row.attempts, now);
     if (retryAt && row.expires_at && retryAt >= row.expires_at) {
       // The code would be stale by the retry: it is never sent late.
-      await moveMessage(trx, row.id, ['sending'], { status: 'cancelled', error_code: 'expired', lease_until: null }, attempt);
+      await moveMessage(trx, row.id, ['sending'], { status: 'cancelled', error_code: 'expired', lease_until: null, ...settled(row) }, attempt);
     } else if (retryAt) {
       await moveMessage(trx, row.id, ['sending'], { status: 'queued', error_code: outcome.code, next_attempt_at: retryAt, lease_until: null }, attempt);
     } else {
-      await moveMessage(trx, row.id, ['sending'], { status: 'failed', error_code: outcome.code, failed_at: now, lease_until: null }, attempt);
+      await moveMessage(trx, row.id, ['sending'], { status: 'failed', error_code: outcome.code, failed_at: now, lease_until: null, ...settled(row) }, attempt);
     }
   });
   // The detail names the provider's answer, never the body.

@@ -74,9 +74,13 @@ export async function writeMessage(db: Executor, scope: Scope, message: NewMessa
   });
 }
 
-/** A message that cannot go out at all (no provider for its channel in live mode), kept in the outbox as failed. */
+/**
+ * A message that cannot go out at all (no provider for its channel in live mode), kept in the outbox as
+ * failed; a code or link in it is not kept, since it will never be sent.
+ */
 export async function writeFailedMessage(db: Executor, scope: Scope, message: NewMessage, errorCode: string): Promise<MessageRow> {
-  return insertMessage(db, scope, message, 'failed', errorCode);
+  const kept = message.sensitive ? { ...message, body: '[redacted]', params: {} } : message;
+  return insertMessage(db, scope, kept, 'failed', errorCode);
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
