@@ -6,6 +6,7 @@ import { expectError, expectStatus } from '../kit/expect';
 import { ChannelFailure, OutboxWorker, registerMessageChannel, type MessageChannel, type OutgoingMessage } from '../../src/modules/messaging';
 import { eventsAbout, kenyanNumber, messageOf, messagesTo } from './messaging-fixtures';
 import { outboxDeps, runOutbox } from './outbox-kit';
+import { deliverMessage } from '../../src/modules/messaging/delivery/deliver-message';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000', SVC_MESSAGES_PER_HOUR: '3' });
 
@@ -85,6 +86,19 @@ describe('the outbox', () => {
     sms.release!();
     await crashed;
     expect(await messageOf(t, tenant.keys.live.secret, queued!.id)).toEqual(sent);
+  });
+
+  it('calls the provider once when two jobs of one message run at once (at-least-once delivery)', async () => {
+    useSms();
+    const tenant = await t.tenant();
+    const phone = kenyanNumber();
+    expectStatus(await t.http().post('/v1/members').set(bearer(tenant.keys.live.secret)).send({ phone, role: 'viewer' }), 201);
+    const [queued] = await messagesTo(t, tenant.keys.live.secret, phone);
+    const deps = outboxDeps(t);
+    await Promise.all([deliverMessage(deps, queued!.id), deliverMessage(deps, queued!.id), deliverMessage(deps, queued!.id)]);
+    await deliverMessage(deps, queued!.id);
+    expect(sms.sent.filter((m) => m.to === phone)).toHaveLength(1);
+    expect(await messageOf(t, tenant.keys.live.secret, queued!.id)).toMatchObject({ status: 'sent', attempts: 1 });
   });
 
   it('fails live messages of a channel with no provider', async () => {

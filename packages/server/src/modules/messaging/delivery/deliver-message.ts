@@ -103,7 +103,7 @@ export async function deliverMessage(deps: MessagingDeps, id: string): Promise<v
   const claimed = await claim(deps, id);
   if (!claimed) return;
   const { row, adapter } = claimed;
-  const params = (row.params ?? {}) as unknown as Record<string, string>;
+  const params = row.params ?? {};
   let outcome: SendReceipt | ChannelFailure;
   try {
     outcome = await adapter.send({ id: row.id, channel: row.channel, to: row.to, template: row.template, subject: row.subject, body: row.body, params }, row.id);

@@ -31,7 +31,7 @@ async function inTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => Pr
   return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
 }
 
-function insertMessage(db: Executor, scope: Scope, message: NewMessage, status: 'captured' | 'queued' | 'failed', errorCode: string | null) {
+function insertMessage(db: Executor, scope: Scope, message: NewMessage, status: 'captured' | 'queued' | 'failed', errorCode: string | null, resentFrom: string | null = null) {
   return scoped(db, scope)
     .insertInto('messages', {
       id: newId('message'),
@@ -54,7 +54,7 @@ function insertMessage(db: Executor, scope: Scope, message: NewMessage, status: 
       provider_id: null,
       sent_at: null,
       delivered_at: null,
-      resent_from: null,
+      resent_from: resentFrom,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -67,8 +67,7 @@ function insertMessage(db: Executor, scope: Scope, message: NewMessage, status: 
  */
 export async function writeMessage(db: Executor, scope: Scope, message: NewMessage, resentFrom?: string): Promise<MessageRow> {
   return inTransaction(db, async (trx) => {
-    let row = await insertMessage(trx, scope, message, scope.livemode ? 'queued' : 'captured', null);
-    if (resentFrom) row = await trx.updateTable('messages').set({ resent_from: resentFrom }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+    const row = await insertMessage(trx, scope, message, scope.livemode ? 'queued' : 'captured', null, resentFrom ?? null);
     if (scope.livemode || magicFailure(row.channel, row.to)) await sendInTransaction(trx, [jobOf(deliverMessageJob, { messageId: row.id })]);
     return row;
   });

@@ -38,7 +38,7 @@ export async function resendMessage(ctx: AppContext, scope: Scope, id: string): 
     subject: original.subject,
     body: original.body,
     related: original.related,
-    params: original.params as unknown as Record<string, string>,
+    params: original.params,
   };
   // Without a provider the copy fails in the outbox worker, as any live message does.
   return serializeMessage(await writeMessage(ctx.db, scope, copy, original.id));
