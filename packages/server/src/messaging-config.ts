@@ -32,6 +32,11 @@ export const MESSAGING_CONFIG = {
   WHATSAPP_AUTH_TEMPLATE: z.string().regex(/^[a-z0-9_]{1,512}$/).default('sign_in_code'),
   WHATSAPP_UTILITY_TEMPLATE: z.string().regex(/^[a-z0-9_]{1,512}$/).default('notification'),
   WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/).default('en'),
+  /**
+   * How long one delivery attempt may take before its process is taken for dead and another sends the message;
+   * keep it well above the providers' timeouts (15 s, SMTP 30 s).
+   */
+  SVC_MESSAGES_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** A tenant's live messages per clock hour; past it sends answer `429 send_cap_exceeded`. */
   SVC_MESSAGES_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(1000),
 };

@@ -28,7 +28,7 @@ export const messagingDeps = (ctx: AppContext): MessagingDeps => ({
   clock: () => (ctx.clock ? ctx.clock() : new Date()),
   channels: messageChannelsPart.of(ctx),
   cap: ctx.config.SVC_MESSAGES_PER_HOUR,
-  leaseMs: 2 * 60_000,
+  leaseMs: ctx.config.SVC_MESSAGES_LEASE_SECONDS * 1000,
   schedulerIntervalMs: 1000,
   roles: recipientRoles(ctx),
 });
