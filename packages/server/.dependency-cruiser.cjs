@@ -11,7 +11,7 @@ const { join } = require('node:path');
 /** The directed dependencies between products; anything not listed is refused. */
 const ALLOWED = {
   access: ['streams'],
-  identity: ['access'],
+  identity: ['access', 'messaging'],
   ticketing: ['access', 'identity', 'messaging', 'streams'],
   webhooks: ['ticketing'],
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkMessagingConfig, MESSAGING_CONFIG } from './messaging-config';
 
 const ConfigSchema = z.object({
   DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
@@ -57,7 +58,8 @@ const ConfigSchema = z.object({
   SVC_MEDIA_MAX_DISK_MB: z.coerce.number().int().min(64).default(20_480),
   /** How many seconds of a live broadcast stay in the playlist and on disk (the DVR window). */
   SVC_MEDIA_DVR_WINDOW_SECONDS: z.coerce.number().int().min(10).max(21_600).default(60),
-});
+  ...MESSAGING_CONFIG,
+}).superRefine(checkMessagingConfig);
 
 export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };
 

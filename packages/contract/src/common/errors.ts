@@ -118,6 +118,9 @@ export const ERROR_CATALOGUE = {
   TOO_MANY_REQUESTS: reduced('rate_limit_error', 429, 'The ticket was resent moments ago.'),
   // Limits and faults
   otp_attempts_exceeded: def('rate_limit_error', 429, 'Too many wrong codes: the code is burnt (5 tries), or the destination is locked for an hour (10 failures); retry after `Retry-After` seconds.'),
+  send_cap_exceeded: def('rate_limit_error', 429, 'The tenant sent its hourly cap of live messages; retry after `Retry-After` seconds.'),
+  message_not_resendable: def('invalid_request_error', 422, 'The message holds a code or a link: request a new one instead of resending it.'),
+  message_callback_refused: def('authentication_error', 401, 'A messaging provider\'s delivery callback had no valid signature or shared secret.'),
   channel_unavailable: def('api_error', 503, 'No provider is configured for this message channel in live mode, so the code cannot be sent.'),
   rate_limited: def('rate_limit_error', 429, 'Too many requests for this key; retry after `Retry-After` seconds.'),
   provider_unavailable: def('provider_error', 502, 'An upstream provider failed; retry with backoff.'),

@@ -10,24 +10,6 @@ export interface IdentitySettingsTable {
   updated_at: Timestamp;
 }
 
-/** The outbox: every message the service sends, written with the change that causes it. */
-export interface MessagesTable {
-  id: string;
-  tenant_id: string;
-  livemode: boolean;
-  channel: 'whatsapp' | 'sms' | 'email';
-  to: string;
-  template: string;
-  subject: string | null;
-  body: string;
-  /** Holds a code or a link: live mode shows it redacted. */
-  sensitive: Generated<boolean>;
-  status: 'captured' | 'queued' | 'sent' | 'failed';
-  error_code: string | null;
-  related: string[];
-  created_at: Timestamp;
-}
-
 /** A person (`usr_`): one per verified phone or email across the deployment. */
 export interface UsersTable {
   id: string;
@@ -162,7 +144,6 @@ export interface MembersTable {
 
 export interface IdentityTables {
   identity_settings: IdentitySettingsTable;
-  messages: MessagesTable;
   users: UsersTable;
   customers: CustomersTable;
   otp_challenges: OtpChallengesTable;
@@ -176,7 +157,6 @@ export interface IdentityTables {
   members: MembersTable;
 }
 
-export type MessageRow = Selectable<MessagesTable>;
 export type CustomerRow = Selectable<CustomersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type MemberRow = Selectable<MembersTable>;

@@ -9,7 +9,7 @@ import { currentUser } from './auth/current-user';
 import { issueCustomerToken } from './auth/customer-token.service';
 import { logout, refreshSession } from './auth/sessions.service';
 import { publicJwks, rotateSigningKeys } from './auth/signing-keys';
-import * as messages from './messages/messages.service';
+import * as messages from '../messaging';
 import { authorizeScope } from './oidc/authorize-scope';
 import { listProviders, putProvider } from './oidc/identity-providers.service';
 import { finishLogin, startLogin } from './oidc/oidc-login.service';
@@ -103,10 +103,11 @@ export const identityRouter = (ctx: AppContext) =>
       listProviders: async ({ req }) => ({ status: 200, body: { data: await listProviders(ctx, scopeOf(req)) } }),
     },
     messages: {
-      list: async ({ query: { to, channel, template, related, ...page }, req }) => ({
+      list: async ({ query: { to, channel, status, template, related, ...page }, req }) => ({
         status: 200,
-        body: await messages.listMessages(ctx.db, scopeOf(req), { to, channel, template, related }, page),
+        body: await messages.listMessages(ctx.db, scopeOf(req), { to, channel, status, template, related }, page),
       }),
       retrieve: async ({ params, req }) => ({ status: 200, body: { data: await messages.getMessage(ctx.db, scopeOf(req), params.id) } }),
+      resend: async ({ params, req }) => ({ status: 201, body: { data: await messages.resendMessage(ctx, scopeOf(req), params.id) } }),
     },
   });

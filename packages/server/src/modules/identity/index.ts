@@ -5,6 +5,8 @@ import { IdentityCaches } from './identity-caches';
 import { identityCachesPart } from './identity-parts';
 import { identityRouter } from './identity.router';
 import { organizationsRouter } from './organizations/organizations.router';
+import { tenantOwnerEmails } from './organizations/members.service';
+import { registerRecipientRole } from '../messaging';
 
 /**
  * Identity: sign-in (codes, email links, OpenID Connect), access tokens and their JWKS, sessions, the message
@@ -15,12 +17,14 @@ export const identityModule: ModuleDefinition = {
   setup: (ctx, listener) => {
     identityCachesPart.set(ctx, new IdentityCaches(listener));
     Object.assign(ctx.auth, identityAuthSlots(ctx));
+    // The service's notices to a tenant (a webhook endpoint disabled) go to its owners.
+    registerRecipientRole(ctx, 'tenant_owners', tenantOwnerEmails);
   },
   routers: (ctx) => ({ identity: identityRouter(ctx), customers: customersRouter(ctx), organizations: organizationsRouter(ctx) }),
 };
 
-export { registerMessageChannel, type MessageChannel, type OutgoingMessage } from './messages/message-channels';
-export { writeMessage, type NewMessage } from './messages/messages.service';
+// The outbox lives in the messaging module; products that already write through identity keep doing so.
+export { writeMessage, type NewMessage } from '../messaging';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';
 // Organization-owned products (ticketing) find the organization and check a member's role in it.

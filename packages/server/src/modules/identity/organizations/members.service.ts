@@ -8,7 +8,7 @@ import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { MemberRow } from '../../../db/identity.schema';
 import { notifyIdentity } from '../identity-caches';
-import { writeMessage } from '../messages/messages.service';
+import { writeMessage } from '../../messaging';
 import { cachesOf } from '../identity-parts';
 
 export function serializeMember(row: MemberRow) {
@@ -103,3 +103,14 @@ async function changeMember(ctx: AppContext, group: MemberGroup, id: string, cha
 
 export const updateMemberRole = (ctx: AppContext, group: MemberGroup, id: string, role: string) => changeMember(ctx, group, id, { role });
 export const removeMember = async (ctx: AppContext, group: MemberGroup, id: string) => ({ ...(await changeMember(ctx, group, id, 'delete')), deleted: true as const });
+
+/** The email addresses of the tenant team's active owners: who the service's notices to a tenant go to. */
+export async function tenantOwnerEmails(db: Executor, tenantId: string): Promise<string[]> {
+  const rows = await inGroup(db, { tenantId, organization: null })
+    .where('role', '=', 'owner')
+    .where('status', '=', 'active')
+    .where('email', 'is not', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.email!);
+}

@@ -8,7 +8,7 @@ import { parseEncryptionKey } from '../../../core/secret-box';
 import type { Executor } from '../../../db/database';
 import { startSession } from '../auth/sessions.service';
 import type { SignInMethod } from '../auth/access-tokens';
-import { requireChannel, writeMessage } from '../messages/messages.service';
+import { requireChannel, writeMessage } from '../../messaging';
 import { channelFor, destinationOf, type Destination } from './destination';
 import { attemptsExceeded, checkLock, checkSendLimits, lockDestination, OTP_LIMITS } from './otp-limits';
 import { activateMembers, customerForUser, findOrCreateUser } from './people';
@@ -56,8 +56,10 @@ export async function requestCode(ctx: AppContext, scope: Scope, input: CodeRequ
         template: 'magic_link',
       }
     : { subject: destination.kind === 'email' ? 'Your sign-in code' : null, body: `Your sign-in code is ${code}. It expires in ${ttl / 60_000} minutes.`, template: 'otp_code' };
-  const outgoing = { channel, to: destination.value, sensitive: true, ...message };
-  await requireChannel(ctx.db, scope, outgoing);
+  // The code goes as a parameter too (a chat app's authentication template); the message is never sent after the code expires.
+  const expiresAt = new Date(now.getTime() + (input.link ? Math.max(ttl, OTP_LIMITS.linkTtlMs) : ttl));
+  const outgoing = { channel, to: destination.value, sensitive: true, params: { code }, expiresAt, ...message };
+  await requireChannel(ctx, scope, outgoing);
   await ctx.db.transaction().execute(async (trx) => {
     await lockDestination(trx, destination.key);
     await checkSendLimits(trx, destination.key, input.ip, now);
