@@ -3,6 +3,7 @@ import { accessEvents } from './events/access.events';
 import { platformEvents } from './events/platform.events';
 import { streamsEvents } from './events/streams.events';
 import { ticketingEvents } from './events/ticketing.events';
+import { creatorsEvents } from './events/creators.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -12,6 +13,7 @@ export const EVENT_DEFINITIONS = {
   ...streamsEvents,
   ...accessEvents,
   ...ticketingEvents,
+  ...creatorsEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

@@ -9,6 +9,7 @@ import { accessContract } from './access';
 import { identityContract } from './identity';
 import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
+import { creatorsContract } from './creators';
 
 const c = initContract();
 
@@ -24,5 +25,6 @@ export const contract = c.router({
   identity: identityContract,
   customers: customersContract,
   organizations: organizationsContract,
+  creators: creatorsContract,
 });
 export type Contract = typeof contract;

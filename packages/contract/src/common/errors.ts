@@ -53,6 +53,7 @@ export const ERROR_CATALOGUE = {
   tenant_not_found: def('invalid_request_error', 404, 'No tenant has the code or `ten_` id given in `X-Tenant-Code` / `Svc-Tenant`.'),
   handle_taken: def('invalid_request_error', 409, 'Another organization of this tenant and environment already uses this `handle`.'),
   member_exists: def('invalid_request_error', 409, 'This email or phone is already a member here.'),
+  slug_taken: def('invalid_request_error', 409, 'Another content item of this tenant and environment already uses this `slug`.'),
   last_owner: def('invalid_request_error', 409, 'The last owner cannot leave or be demoted; make another member owner first.'),
   oidc_login_invalid: def('invalid_request_error', 400, 'The OpenID Connect answer was refused (unknown or used `state`, or the provider\'s checks failed); `details.reason` says why.'),
   // Idempotency

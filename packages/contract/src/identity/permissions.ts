@@ -20,6 +20,9 @@ export const PERMISSIONS = [
   'messages:read',
   'identity:read',
   'identity:write',
+  'capsules:read',
+  'capsules:write',
+  'contents:review',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -30,7 +33,7 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
   owner: PERMISSIONS,
   admin: PERMISSIONS,
   developer: [...READS, 'identity:write', 'customers:write'],
-  support: [...READS, 'customers:write'],
+  support: [...READS, 'customers:write', 'contents:review'],
   viewer: READS,
 };
 
@@ -39,9 +42,9 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write'],
-  manager: ['organizations:read', 'organization_members:read'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'capsules:read', 'capsules:write'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'capsules:read', 'capsules:write'],
+  manager: ['organizations:read', 'organization_members:read', 'capsules:read', 'capsules:write'],
   finance: ['organizations:read'],
   checkin: ['organizations:read'],
   viewer: ['organizations:read'],
