@@ -13,6 +13,7 @@ const ALLOWED = {
   access: ['streams'],
   identity: ['access'],
   ticketing: ['access', 'identity', 'messaging'],
+  creators: ['identity', 'streams'],
 };
 
 /**

@@ -11,6 +11,7 @@ import * as identity from './migrations/2026_11_23_20_identity';
 import * as providerConfigs from './migrations/2026_11_23_30_provider_configs';
 import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
 import * as ticketing from './migrations/2026_11_24_10_ticketing';
+import * as creators from './migrations/2026_11_24_60_creators';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_30_provider_configs': providerConfigs,
   '2026_11_23_40_media_network': mediaNetwork,
   '2026_11_24_10_ticketing': ticketing,
+  '2026_11_24_60_creators': creators,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

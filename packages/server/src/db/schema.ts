@@ -16,6 +16,7 @@ import type { AccessSessionsTable, CustomerTokenKeysTable, EntitlementsTable } f
 import type { ProviderConfigsTable, ProviderNotificationsTable, StreamSettingsTable } from './provider-configs.schema';
 import type { IdentityTables } from './identity.schema';
 import type { TicketingTables } from './ticketing.schema';
+import type { CreatorsTables } from './creators.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -156,7 +157,7 @@ export interface MomentsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables {
+export interface DB extends IdentityTables, TicketingTables, CreatorsTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;

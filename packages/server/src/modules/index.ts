@@ -5,9 +5,10 @@ import { streamsModule } from './streams';
 import { webhooksModule } from './webhooks';
 import { identityModule } from './identity';
 import { ticketingModule } from './ticketing';
+import { creatorsModule } from './creators';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
  * routes (heartbeats, session opens, checks) are the hottest and no other route matches an Access path.
  */
-export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule, identityModule, ticketingModule];
+export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule, identityModule, ticketingModule, creatorsModule];

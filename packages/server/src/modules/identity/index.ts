@@ -23,3 +23,12 @@ export { registerMessageChannel, type MessageChannel, type OutgoingMessage } fro
 export { writeMessage, type NewMessage } from './messages/messages.service';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';
+export {
+  countOrganizationsWithHandle,
+  findOrganizationByHandle,
+  findOrganizationsByIds,
+  hasVerifiedMemberContact,
+  organizationAccessOf,
+  organizationOwnerContacts,
+} from './organizations/organization-lookups';
+export type { OrganizationRow } from '../../db/identity.schema';
