@@ -64,6 +64,9 @@ describe('approving', () => {
     expectError(await admin(t, tenant, slug, 'approve'), 409, 'INVALID_STATE');
     expectError(await admin(t, tenant, slug, 'reject', { reason: 'x' }), 409, 'INVALID_STATE');
     expectError(await admin(t, tenant, slug, 'request-changes', { message: 'x' }), 409, 'INVALID_STATE');
+    // Nor may the creator edit or submit it again.
+    expectError(await t.http().patch(`/v1/creator/orgs/not.ready/contents/${slug}`).set(sk(tenant)).send({ title: 'late' }), 409, 'INVALID_STATE');
+    expectError(await t.http().post(`/v1/creator/orgs/not.ready/contents/${slug}/submit`).set(sk(tenant)), 409, 'INVALID_STATE');
     const early = expectError(await admin(t, tenant, slug, 'publish'), 409, 'asset_not_ready');
     expect(early.details).toEqual({ assets: [waiting] });
     expectStatus(await t.http().post(`/v1/test_helpers/assets/${waiting}/simulate`).set(sk(tenant)).send({ event: 'ready', duration: 12 }), 200);
@@ -179,7 +182,7 @@ describe('the role matrix for tenant staff', () => {
   it('takes owners, admins and support; refuses developers, viewers, creators and customers', async () => {
     const tenant = await t.tenant();
     const { org } = await pending(tenant, 'staff.matrix');
-    const calls = async (auth: object) => [
+    const calls = async (auth: Record<string, string>) => [
       await t.http().get('/v1/tenant/admin/plus/approvals').set(auth).set(header(tenant)),
       await t.http().get('/v1/tenant/admin/plus/approvals/drop-of-staff-matrix').set(auth).set(header(tenant)),
       await t.http().post('/v1/tenant/admin/plus/approvals/no-such/approve').set(auth).set(header(tenant)).send({}),

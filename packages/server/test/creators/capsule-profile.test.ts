@@ -102,13 +102,13 @@ describe('the role matrix for creators', () => {
     const org = await creatorOrg(t, tenant, 'matrix');
     const other = await creatorOrg(t, tenant, 'someone.else');
     const routes = [
-      (auth: object) => t.http().get(path('matrix')).set(auth).set(header(tenant)),
-      (auth: object) => t.http().get('/v1/creator/orgs/matrix/readiness').set(auth).set(header(tenant)),
-      (auth: object) => t.http().get('/v1/creator/orgs/matrix/contents').set(auth).set(header(tenant)),
+      (auth: Record<string, string>) => t.http().get(path('matrix')).set(auth).set(header(tenant)),
+      (auth: Record<string, string>) => t.http().get('/v1/creator/orgs/matrix/readiness').set(auth).set(header(tenant)),
+      (auth: Record<string, string>) => t.http().get('/v1/creator/orgs/matrix/contents').set(auth).set(header(tenant)),
     ];
     const writes = [
-      (auth: object) => t.http().patch(path('matrix')).set(auth).set(header(tenant)).send({ tagline: 'hi' }),
-      (auth: object) => t.http().post('/v1/creator/orgs/matrix/contents').set(auth).set(header(tenant)).send({ type: 'post', title: 'Hello' }),
+      (auth: Record<string, string>) => t.http().patch(path('matrix')).set(auth).set(header(tenant)).send({ tagline: 'hi' }),
+      (auth: Record<string, string>) => t.http().post('/v1/creator/orgs/matrix/contents').set(auth).set(header(tenant)).send({ type: 'post', title: 'Hello' }),
     ];
     for (const role of ['owner', 'admin', 'manager']) {
       const member = await orgMember(t, tenant, org.id, role);
