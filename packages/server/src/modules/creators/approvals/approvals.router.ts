@@ -1,11 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
-import { ApiError } from '../../../core/errors';
 import { actorOf } from '../../../core/principal';
 import { actorFrom } from '../creator-access';
-import * as repo from '../contents/content-rows.service';
-import { approvalDetail } from './approval-records';
 import { listApprovals } from './approvals-list';
 import * as approvals from './approvals.service';
 
@@ -15,12 +12,7 @@ const s = initServer();
 export const approvalsRouter = (ctx: AppContext) =>
   s.router(contract.creators.approvals, {
     listApprovals: async ({ query, req }) => ({ status: 200, body: await listApprovals(ctx, actorOf(req).scope, query) }),
-    retrieveApproval: async ({ params, req }) => {
-      const scope = actorOf(req).scope;
-      const row = await repo.findContent(ctx.db, scope, params.content);
-      if (!row) throw ApiError.notFound('content', params.content);
-      return { status: 200, body: { data: await approvalDetail(ctx, scope, row) } };
-    },
+    retrieveApproval: async ({ params, req }) => ({ status: 200, body: { data: await approvals.getApproval(ctx, actorOf(req).scope, params.content) } }),
     approve: async ({ params, body, req }) => {
       const caller = actorOf(req);
       return { status: 200, body: { data: await approvals.approveContent(ctx, caller.scope, params.content, actorFrom(caller), body.note ?? null) } };

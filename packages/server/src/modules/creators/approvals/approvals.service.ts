@@ -5,7 +5,7 @@ import type { Executor } from '../../../db/database';
 import type { Actor } from '../creator-access';
 import { assertTransition } from '../contents/content-transitions';
 import * as repo from '../contents/content-rows.service';
-import { approvalRecords, unreadyAssets } from './approval-records';
+import { approvalDetail, approvalRecords, unreadyAssets } from './approval-records';
 import { recordDecision } from './decision-effects';
 
 const lockBySlug = async (trx: Executor, scope: Scope, slug: string) => {
@@ -17,6 +17,13 @@ const lockBySlug = async (trx: Executor, scope: Scope, slug: string) => {
 async function recordOf(ctx: AppContext, scope: Scope, id: string) {
   const row = await repo.findContent(ctx.db, scope, id);
   return (await approvalRecords(ctx, scope, [row!]))[0]!;
+}
+
+/** One item for review by its slug (or id), with its history. */
+export async function getApproval(ctx: AppContext, scope: Scope, slug: string) {
+  const row = await repo.findContent(ctx.db, scope, slug);
+  if (!row) throw ApiError.notFound('content', slug);
+  return approvalDetail(ctx, scope, row);
 }
 
 /**
