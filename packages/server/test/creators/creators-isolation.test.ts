@@ -25,7 +25,7 @@ beforeAll(async () => {
   await creatorOrg(t, stranger, 'other.handle');
 });
 
-const reads = tenantRoutes.filter((r) => r.method === 'get' && /^\/v1\/(creator|tenant\/admin\/plus|plus|public)\//.test(r.path) && r.params.length > 0);
+const reads = tenantRoutes.filter((r) => r.method === 'get' && /^\/v1\/(creator\/orgs|tenant\/admin\/plus|plus|public\/capsules)\//.test(r.path) && r.params.length > 0);
 
 describe.each(reads.map((r) => [r.name, r] as const))('%s', (_name, route) => {
   it('finds the object with its own key, and answers 404 to another tenant and to the other environment', async () => {
