@@ -14,6 +14,7 @@ const ALLOWED = {
   identity: ['access', 'messaging'],
   ticketing: ['access', 'identity', 'messaging', 'streams'],
   webhooks: ['ticketing'],
+  creators: ['identity', 'streams', 'ticketing'],
 };
 
 /**

@@ -4,6 +4,7 @@ import { platformEvents } from './events/platform.events';
 import { streamsEvents } from './events/streams.events';
 import { ticketingEvents } from './events/ticketing.events';
 import { messagingEvents } from './events/messaging.events';
+import { creatorsEvents } from './events/creators.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -14,6 +15,7 @@ export const EVENT_DEFINITIONS = {
   ...accessEvents,
   ...ticketingEvents,
   ...messagingEvents,
+  ...creatorsEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

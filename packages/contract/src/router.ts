@@ -11,6 +11,7 @@ import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
 import { organizerEventsContract } from './ticketing/organizer-events.contract';
 import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
+import { creatorsContract } from './creators';
 
 const c = initContract();
 
@@ -30,5 +31,6 @@ export const contract = c.router({
   ticketTypes: ticketTypesContract,
   eventSlots: eventSlotsContract,
   coupons: couponsContract,
+  creators: creatorsContract,
 });
 export type Contract = typeof contract;

@@ -53,6 +53,7 @@ export const ERROR_CATALOGUE = {
   tenant_not_found: def('invalid_request_error', 404, 'No tenant has the code or `ten_` id given in `X-Tenant-Code` / `Svc-Tenant`.'),
   handle_taken: def('invalid_request_error', 409, 'Another organization of this tenant and environment already uses this `handle`.'),
   member_exists: def('invalid_request_error', 409, 'This email or phone is already a member here.'),
+  slug_taken: def('invalid_request_error', 409, 'Another object of its kind in this tenant and environment already uses this `slug` (an event, a content item).'),
   last_owner: def('invalid_request_error', 409, 'The last owner cannot leave or be demoted; make another member owner first.'),
   oidc_login_invalid: def('invalid_request_error', 400, 'The OpenID Connect answer was refused (unknown or used `state`, or the provider\'s checks failed); `details.reason` says why.'),
   // Idempotency
@@ -105,7 +106,6 @@ export const ERROR_CATALOGUE = {
   provider_webhook_refused: def('authentication_error', 401, 'An inbound provider notification had no valid signature or shared secret, or was older than five minutes.'),
   upload_url_used: def('invalid_request_error', 409, 'The one-time upload URL already took its file; create a new upload.'),
   upload_origin_not_allowed: def('permission_error', 403, 'The request\'s `Origin` is not the upload\'s `cors_origin`.'),
-  slug_taken: def('invalid_request_error', 409, 'Another event of this tenant and environment already uses this `slug`.'),
   event_has_no_ticket_types: def('invalid_request_error', 409, 'An event needs at least one ticket type before it is published.'),
   coupon_code_taken: def('invalid_request_error', 409, 'Another coupon of this event already uses this `code` (compared without case).'),
   // Reduced-shape codes of the ticketing and content routes

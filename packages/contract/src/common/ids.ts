@@ -40,6 +40,10 @@ export const ID_PREFIXES = {
   payment: 'pay',
   refund: 're',
   checkout_session: 'cs',
+  // Creators
+  capsule: 'cap',
+  content: 'cnt',
+  content_approval: 'apr',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

@@ -22,6 +22,9 @@ export const PERMISSIONS = [
   'identity:write',
   'events:read',
   'events:write',
+  'capsules:read',
+  'capsules:write',
+  'contents:review',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -32,7 +35,7 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
   owner: PERMISSIONS,
   admin: PERMISSIONS,
   developer: [...READS, 'identity:write', 'customers:write'],
-  support: [...READS, 'customers:write'],
+  support: [...READS, 'customers:write', 'contents:review'],
   viewer: READS,
 };
 
@@ -41,9 +44,9 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:write'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:write'],
-  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:write'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:write', 'capsules:read', 'capsules:write'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:write', 'capsules:read', 'capsules:write'],
+  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:write', 'capsules:read', 'capsules:write'],
   finance: ['organizations:read', 'events:read'],
   checkin: ['organizations:read', 'events:read'],
   viewer: ['organizations:read', 'events:read'],

@@ -43,9 +43,49 @@ function stateAfter(item: z.ZodType, verb: string): [string, string] | undefined
   return state ? [field, state] : undefined;
 }
 
+/**
+ * An object as a route whose schema differs from the one it was stored under shows it (a content item in the review
+ * queue carries its assets inline): the schema's smallest value, with each stored field the schema takes as it is.
+ */
+export function conform(item: z.ZodType, object: MockObject): MockObject {
+  const shape = (item as z.ZodObject).shape;
+  if (!shape) return { ...object };
+  const fitting = Object.entries(object).filter(([k, v]) => k in shape && (shape[k] as z.ZodType).safeParse(v).success);
+  return { ...(fakeFromSchema(item) as Record<string, unknown>), ...Object.fromEntries(fitting) } as MockObject;
+}
+
+/** The older page-numbered list with `links` beside `meta` (the approvals queue), as the server builds it. */
+function pageWithLinks(all: MockObject[], query: Record<string, unknown>, baseUrl: string) {
+  const perPage = Number(query.per_page ?? 15);
+  const current = Number(query.page ?? 1);
+  const last = Math.max(1, Math.ceil(all.length / perPage));
+  const data = all.slice((current - 1) * perPage, current * perPage);
+  const url = (n: number) => `${baseUrl}?page=${n}`;
+  const prev = current > 1 ? url(current - 1) : null;
+  const next = current < last ? url(current + 1) : null;
+  const from = data.length ? (current - 1) * perPage + 1 : null;
+  const numbers = Array.from({ length: last }, (_, i) => ({ url: url(i + 1), label: String(i + 1), active: i + 1 === current }));
+  return {
+    data,
+    links: { first: url(1), last: url(last), prev, next },
+    meta: {
+      current_page: current,
+      from,
+      last_page: last,
+      links: [{ url: prev, label: '&laquo; Previous', active: false }, ...numbers, { url: next, label: 'Next &raquo;', active: false }],
+      path: baseUrl,
+      per_page: perPage,
+      to: from === null ? null : from + data.length - 1,
+      total: all.length,
+    },
+  };
+}
+
 function page(objects: MockObject[], route: ContractRoute, query: Record<string, unknown>) {
+  const item = responseShape(successSchema(route))!.item;
+  const all = objects.slice().reverse().map((o) => conform(item, o));
+  if ('links' in ((successSchema(route) as z.ZodObject).shape ?? {})) return pageWithLinks(all, query, `https://svc.mock${route.path}`);
   const meta = ((successSchema(route) as z.ZodObject).shape?.meta as z.ZodObject | undefined)?.shape?.pagination as z.ZodObject | undefined;
-  const all = objects.slice().reverse();
   if (meta && 'current_page' in meta.shape) {
     const perPage = Number(query.per_page ?? 20);
     const current = Number(query.page ?? 1);
@@ -84,6 +124,8 @@ export function answer(store: MockStore, call: RouteCall): Answer {
   const shape = responseShape(successSchema(route));
   const ids = Object.values(params);
   if (!shape) return { status, body: fakeFromSchema(successSchema(route)) };
+  // A record that is no object of its own (a profile, a readiness, a public page) answers the schema's smallest value.
+  if (!shape.object && !shape.list) return { status, body: { data: fakeFromSchema(shape.item) } };
   const type = shape.object ?? 'object';
   const itemShape = (shape.item as z.ZodObject).shape ?? {};
   const withSecret = (o: MockObject) => ('secret' in itemShape ? issueSecret(o, store.secrets) : o);
@@ -128,5 +170,5 @@ export function answer(store: MockStore, call: RouteCall): Answer {
   }
   if (verb === 'reset_stream_key' && 'stream_key' in parent) parent.stream_key = mockId(undefined).replace('obj_', '');
   const rolled = verb === 'roll' || verb === 'roll_secret';
-  return { status, body: { data: rolled ? withSecret(parent) : { ...parent } } };
+  return { status, body: { data: rolled ? withSecret(parent) : conform(shape.item, parent) } };
 }

@@ -12,6 +12,7 @@ import * as providerConfigs from './migrations/2026_11_23_30_provider_configs';
 import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
 import * as ticketing from './migrations/2026_11_24_10_ticketing';
 import * as messaging from './migrations/2026_11_24_50_messaging';
+import * as creators from './migrations/2026_11_24_60_creators';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_40_media_network': mediaNetwork,
   '2026_11_24_10_ticketing': ticketing,
   '2026_11_24_50_messaging': messaging,
+  '2026_11_24_60_creators': creators,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -17,6 +17,7 @@ import type { ProviderConfigsTable, ProviderNotificationsTable, StreamSettingsTa
 import type { IdentityTables } from './identity.schema';
 import type { TicketingTables } from './ticketing.schema';
 import type { MessagingTables } from './messaging.schema';
+import type { CreatorsTables } from './creators.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -157,7 +158,7 @@ export interface MomentsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -6,9 +6,19 @@ import { webhooksModule } from './webhooks';
 import { identityModule } from './identity';
 import { ticketingModule } from './ticketing';
 import { messagingModule } from './messaging';
+import { creatorsModule } from './creators';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
  * routes (heartbeats, session opens, checks) are the hottest and no other route matches an Access path.
  */
-export const MODULES: readonly ModuleDefinition[] = [accessModule, platformModule, webhooksModule, streamsModule, identityModule, ticketingModule, messagingModule];
+export const MODULES: readonly ModuleDefinition[] = [
+  accessModule,
+  platformModule,
+  webhooksModule,
+  streamsModule,
+  identityModule,
+  ticketingModule,
+  messagingModule,
+  creatorsModule,
+];

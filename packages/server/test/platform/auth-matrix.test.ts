@@ -19,7 +19,7 @@ beforeAll(async () => {
   other = await t.tenant('Other');
   noProducts = await t.tenant('Nothing on', []);
   restricted = await restrictedKey(t, tenant.keys.test.secret);
-  restrictedElsewhere = await restrictedKey(t, tenant.keys.test.secret, ['fanbases:read']);
+  restrictedElsewhere = await restrictedKey(t, tenant.keys.test.secret, ['insights:read']);
 });
 
 const takes = (route: TenantRoute, kind: string) => (route.access.credentials as readonly string[]).includes(kind);

@@ -30,3 +30,12 @@ export { rotateSigningKeys } from './auth/signing-keys';
 // Organization-owned products (ticketing) find the organization and check a member's role in it.
 export { getOrganizationRow } from './organizations/organizations.service';
 export { organizationsGranting, requireOrganizationPermission } from './auth/member-permissions';
+export {
+  countOrganizationsWithHandle,
+  findOrganizationByHandle,
+  findOrganizationsByIds,
+  hasVerifiedMemberContact,
+  organizationAccessOf,
+  organizationOwnerContacts,
+} from './organizations/organization-lookups';
+export type { OrganizationRow } from '../../db/identity.schema';

@@ -50,3 +50,4 @@ export { ownerOf, type Playable } from './playback-ids/playback-owners';
 export { linkForPlayable, playbackIdRefsOf, type PlaybackIdRef } from './playback-ids/playback-ids.service';
 export { signPlaybackToken } from './playback-ids/playback-tokens';
 export { playableExists, playableScopes } from './playables.service';
+export { contentAssets, type ContentAsset } from './assets/content-assets.service';

@@ -76,3 +76,9 @@ export async function findRecordingsOverlapping(db: Executor, scope: Scope, live
     .orderBy('recording_started_at', 'desc')
     .execute();
 }
+
+/** The assets among these ids that exist (not deleted) in the scope. */
+export async function findAssetsByIds(db: Executor, scope: Scope, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return live(db, scope).where('id', 'in', [...new Set(ids)]).execute();
+}

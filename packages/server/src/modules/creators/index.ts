@@ -1,0 +1,12 @@
+import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { creatorsRouter } from './creators.router';
+
+/**
+ * Creators: the capsule (a creator organization's public profile) and its readiness, creator content with its
+ * review by tenant staff, the public capsule and content reads, and following. Organizations and members come
+ * from identity, assets from Streams.
+ */
+export const creatorsModule: ModuleDefinition = {
+  name: 'creators',
+  routers: (ctx) => ({ creators: creatorsRouter(ctx) }),
+};

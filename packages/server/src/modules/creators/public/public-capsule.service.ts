@@ -1,0 +1,81 @@
+import type { PublicCapsule } from '@svc/contract';
+import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import type { Scope } from '../../../core/scope';
+import { findProfile } from '../capsules/capsules.service';
+import { findCapsuleOrganization } from '../creator-access';
+import { publicCapsuleUrl } from '../readiness/readiness.service';
+import { capsuleLinks } from './capsule-links';
+import * as follows from './follows.repository';
+import { serializePublicContents } from './public-contents.service';
+import { countPublishedByType, latestPublished } from './public-contents.repository';
+import { upcomingLiveEvents } from './upcoming-live';
+
+const FEATURED_DROPS = 6;
+
+/** The creator organization and its profile, if the capsule is public; `404` otherwise, as for an unknown handle. */
+export async function publicCapsuleOf(ctx: AppContext, scope: Scope, handle: string) {
+  const org = await findCapsuleOrganization(ctx, scope, handle);
+  const profile = await findProfile(ctx.db, scope, org.id);
+  if (!profile?.is_public) throw ApiError.notFound('capsule', handle);
+  return { org, profile };
+}
+
+/** The whole public capsule; every count is read from rows (followers, published content, upcoming events). */
+export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: string, viewer: string | null): Promise<PublicCapsule> {
+  const { org, profile } = await publicCapsuleOf(ctx, scope, handle);
+  const [audience, counts, drops, posts, upcoming, followed] = await Promise.all([
+    follows.countFollowers(ctx.db, scope, org.id),
+    countPublishedByType(ctx.db, scope, org.id),
+    latestPublished(ctx.db, scope, org.id, 'drop', FEATURED_DROPS),
+    latestPublished(ctx.db, scope, org.id, 'post', 1),
+    upcomingLiveEvents(ctx, scope, org.id),
+    viewer ? follows.followedAt(ctx.db, scope, org.id, viewer) : undefined,
+  ]);
+  const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops), serializePublicContents(ctx, scope, posts)]);
+  return {
+    capsule: {
+      id: profile.id,
+      name: org.name,
+      slug: org.handle,
+      handle: org.handle,
+      bio: profile.bio,
+      tagline: profile.tagline,
+      creator_type: profile.creator_type,
+      category: profile.category,
+      avatar_url: profile.avatar_url,
+      cover_url: profile.cover_url,
+      hero_media: profile.hero_media,
+      public_url: publicCapsuleUrl(ctx, org.handle),
+    },
+    stats: {
+      audience_count: audience,
+      drops_count: counts.drop,
+      videos_count: counts.video,
+      live_count: upcoming.length,
+      posts_count: counts.post,
+      // No merch product exists yet, so there is none to count.
+      merch_count: 0,
+    },
+    viewer_state: { is_following: followed !== undefined, is_subscribed: false, subscription_plan_id: null, joined_at: null },
+    featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: null },
+    links: capsuleLinks(profile.links),
+    availability: {
+      has_public_drops: counts.drop > 0,
+      has_public_posts: counts.post > 0,
+      has_merch: false,
+      external_storefront_url: profile.external_storefront_url,
+      join_enabled: profile.join_enabled,
+      subscription_enabled: profile.subscription_enabled,
+    },
+    social_proof: { audience_count: audience },
+  };
+}
+
+/** Follows or unfollows, then answers the viewer's state and the audience counted after the change. */
+export async function setFollowing(ctx: AppContext, scope: Scope, handle: string, customer: string, following: boolean) {
+  const { org } = await publicCapsuleOf(ctx, scope, handle);
+  if (following) await follows.addFollower(ctx.db, scope, org.id, customer);
+  else await follows.removeFollower(ctx.db, scope, org.id, customer);
+  return { is_following: following, audience_count: await follows.countFollowers(ctx.db, scope, org.id) };
+}

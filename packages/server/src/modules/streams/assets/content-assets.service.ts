@@ -1,0 +1,38 @@
+import type { Executor } from '../../../db/database';
+import type { Scope } from '../../../core/scope';
+import { playbackIdRefsIn } from '../playback-ids/playback-ids.service';
+import type { StreamsDeps } from '../streams-deps';
+import { findAssetsByIds } from './assets.repository';
+
+/** What another product shows of an asset it uses as content (a trailer, an item, an avatar). */
+export interface ContentAsset {
+  id: string;
+  status: 'preparing' | 'ready' | 'errored';
+  duration: number | null;
+  playback_ids: Array<{ id: string; policy: 'signed' | 'public' }>;
+  /** The playback URL of its first public playback id, which anyone may open; `null` without one. */
+  public_url: string | null;
+}
+
+function publicUrlOf(deps: Pick<StreamsDeps, 'videoNetworks'>, provider: string, playbackId: string): string | null {
+  try {
+    return deps.videoNetworks.byProvider(provider).playbackUrl({ playbackId, token: null });
+  } catch {
+    // A tenant's own account is reached per tenant; its assets' addresses are read through Streams itself.
+    return null;
+  }
+}
+
+/** The assets among `ids` that exist in the scope, by id (deleted and unknown ones are absent). */
+export async function contentAssets(deps: Pick<StreamsDeps, 'videoNetworks'>, db: Executor, scope: Scope, ids: readonly string[]): Promise<Map<string, ContentAsset>> {
+  const rows = await findAssetsByIds(db, scope, ids);
+  const refs = await playbackIdRefsIn(db, scope, rows.map((r) => r.id));
+  return new Map(
+    rows.map((row) => {
+      const playbackIds = refs.get(row.id) ?? [];
+      const open = playbackIds.find((p) => p.policy === 'public');
+      const publicUrl = open ? publicUrlOf(deps, row.provider, open.id) : null;
+      return [row.id, { id: row.id, status: row.status, duration: row.duration, playback_ids: playbackIds, public_url: publicUrl }];
+    }),
+  );
+}

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
+import { admin, content, creatorOrg, header, makePublic, pk, readyAsset, signIn, sk, submit, type Tenant } from './creators-fixtures';
+
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
+
+/** Content walked to `status` through the real routes. */
+async function contentIn(tenant: Tenant, handle: string, status: string, body: Record<string, unknown>) {
+  const made = await content(t, tenant, handle, body);
+  if (status === 'draft') return made;
+  await submit(t, tenant, handle, made.slug);
+  if (status === 'changes_requested') expectStatus(await admin(t, tenant, made.slug, 'request-changes', { message: 'x' }), 200);
+  if (status === 'rejected') expectStatus(await admin(t, tenant, made.slug, 'reject', { reason: 'x' }), 200);
+  if (status === 'published') expectStatus(await admin(t, tenant, made.slug, 'approve'), 200);
+  return made;
+}
+
+const ids = (res: { data: Array<{ id: string }> }) => res.data.map((c) => c.id);
+
+describe('public content reads', () => {
+  it('list and show published content of public capsules only: never drafts, reviews, rejections or private capsules', async () => {
+    const tenant = await t.tenant();
+    await creatorOrg(t, tenant, 'open.capsule');
+    await creatorOrg(t, tenant, 'closed.capsule');
+    await makePublic(t, tenant, 'open.capsule');
+    const asset = await readyAsset(t, tenant);
+    const signedAsset = await readyAsset(t, tenant, 'signed');
+    const hidden: Array<{ id: string; slug: string }> = [];
+    for (const status of ['draft', 'pending_review', 'changes_requested', 'rejected']) hidden.push(await contentIn(tenant, 'open.capsule', status, { title: `Open ${status}`, items: [asset] }));
+    const published = await contentIn(tenant, 'open.capsule', 'published', { title: 'Open drop', trailer: asset, items: [asset, signedAsset], price: { amount: 20000, currency: 'KES' } });
+    const unlisted = await contentIn(tenant, 'open.capsule', 'published', { title: 'Open unlisted', visibility: 'unlisted' });
+    const closed = await contentIn(tenant, 'closed.capsule', 'published', { title: 'Closed drop' });
+    hidden.push(closed);
+
+    const list = expectStatus(await t.http().get('/v1/plus/contents').set(pk(tenant)), 200);
+    expect(ids(list)).toEqual([published.id]);
+    expect(list.data[0]).toEqual({
+      id: published.id,
+      object: 'content',
+      type: 'drop',
+      title: 'Open drop',
+      slug: 'open-drop',
+      description: null,
+      trailer: { id: asset, status: 'ready', duration: 30, playback_ids: [{ id: expect.stringMatching(/^pb_/), policy: 'public' }] },
+      items_count: 2,
+      price: { amount: 20000, currency: 'KES' },
+      organization: { id: expect.stringMatching(/^org_/), name: 'Nyashinski', handle: 'open.capsule' },
+      published_at: expect.any(String),
+    });
+    for (const item of hidden) {
+      expectError(await t.http().get(`/v1/plus/contents/${item.slug}`).set(pk(tenant)), 404, 'resource_not_found');
+      expectError(await t.http().get(`/v1/plus/contents/${item.id}`).set(pk(tenant)), 404, 'resource_not_found');
+    }
+    // Unlisted content is not listed, but its address works.
+    expect(expectStatus(await t.http().get(`/v1/plus/contents/${unlisted.slug}`).set(pk(tenant)), 200).data.id).toBe(unlisted.id);
+    expect(expectStatus(await t.http().get(`/v1/plus/contents/${published.id}`).set(pk(tenant)), 200).data).toEqual(list.data[0]);
+    // Making the closed capsule public shows its published content; making it private again hides it.
+    await makePublic(t, tenant, 'closed.capsule');
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').set(pk(tenant)), 200))).toEqual([closed.id, published.id]);
+    expectStatus(await t.http().patch('/v1/creator/orgs/closed.capsule/capsule-profile').set(sk(tenant)).send({ is_public: false }), 200);
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').set(pk(tenant)), 200))).toEqual([published.id]);
+    expectError(await t.http().get(`/v1/plus/contents/${closed.slug}`).set(pk(tenant)), 404, 'resource_not_found');
+  });
+
+  it('filters by organization (id or handle) and type, and pages with cursors', async () => {
+    const tenant = await t.tenant();
+    const a = await creatorOrg(t, tenant, 'org.a');
+    await creatorOrg(t, tenant, 'org.b');
+    await makePublic(t, tenant, 'org.a');
+    await makePublic(t, tenant, 'org.b');
+    const a1 = await contentIn(tenant, 'org.a', 'published', { title: 'A one', type: 'post' });
+    const a2 = await contentIn(tenant, 'org.a', 'published', { title: 'A two', type: 'video' });
+    const b1 = await contentIn(tenant, 'org.b', 'published', { title: 'B one' });
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').query({ organization: a.id }).set(pk(tenant)), 200))).toEqual([a2.id, a1.id]);
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').query({ organization: 'org.b' }).set(pk(tenant)), 200))).toEqual([b1.id]);
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').query({ organization: 'nobody' }).set(pk(tenant)), 200))).toEqual([]);
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').query({ type: 'post' }).set(pk(tenant)), 200))).toEqual([a1.id]);
+    const page1 = expectStatus(await t.http().get('/v1/plus/contents').query({ limit: 2 }).set(pk(tenant)), 200);
+    expect(ids(page1)).toEqual([b1.id, a2.id]);
+    expect(page1.meta.pagination.has_more).toBe(true);
+    const page2 = expectStatus(await t.http().get('/v1/plus/contents').query({ limit: 2, cursor: page1.meta.pagination.next_cursor }).set(pk(tenant)), 200);
+    expect(ids(page2)).toEqual([a1.id]);
+    expectError(await t.http().get('/v1/plus/contents').query({ type: 'merch' }).set(pk(tenant)), 422, 'validation_failed', { param: 'type' });
+  });
+
+  it('serves the tenant header alone (live mode) and keeps environments and tenants apart', async () => {
+    const tenant = await t.tenant();
+    const live = bearer(tenant.keys.live.secret);
+    expectStatus(await t.http().post('/v1/organizations').set(live).send({ name: 'Live one', handle: 'live.one', kind: 'creator' }), 201);
+    expectStatus(await t.http().patch('/v1/creator/orgs/live.one/capsule-profile').set(live).send({ is_public: true }), 200);
+    const post = expectStatus(await t.http().post('/v1/creator/orgs/live.one/contents').set(live).send({ type: 'post', title: 'Live post' }), 201).data;
+    expectStatus(await t.http().post(`/v1/creator/orgs/live.one/contents/${post.slug}/submit`).set(live), 200);
+    expectStatus(await t.http().post(`/v1/tenant/admin/plus/approvals/${post.slug}/approve`).set(live).send({}), 200);
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').set(header(tenant)), 200))).toEqual([post.id]);
+    expectStatus(await t.http().get(`/v1/public/capsules/live.one`).set(header(tenant)), 200);
+    // Test mode does not see live content; another tenant sees none of it.
+    expect(ids(expectStatus(await t.http().get('/v1/plus/contents').set(pk(tenant)), 200))).toEqual([]);
+    expectError(await t.http().get(`/v1/plus/contents/${post.slug}`).set(pk(tenant)), 404, 'resource_not_found');
+    const other = await t.tenant('Other');
+    expectError(await t.http().get(`/v1/plus/contents/${post.id}`).set(header(other)), 404, 'resource_not_found');
+    expectError(await t.http().get('/v1/public/capsules/live.one').set(header(other)), 404, 'resource_not_found');
+  });
+});
+
+describe('the public capsule', () => {
+  it('answers the whole capsule, its stats counted from rows', async () => {
+    const tenant = await t.tenant();
+    await creatorOrg(t, tenant, 'whole', 'Whole Capsule');
+    const avatar = await readyAsset(t, tenant);
+    const profile = expectStatus(
+      await t.http().patch('/v1/creator/orgs/whole/capsule-profile').set(sk(tenant)).send({
+        tagline: 'All of it',
+        bio: 'A capsule with everything filled in.',
+        creator_type: 'musician',
+        category: 'music',
+        hero_media: ['https://images.example.com/hero.jpg'],
+        links: ['https://www.instagram.com/whole', 'https://example.org/about', 'not a link'],
+        external_storefront_url: 'https://shop.example.com',
+        join_enabled: true,
+        is_public: true,
+        avatar_asset: avatar,
+      }),
+      200,
+    ).data;
+    const drop1 = await contentIn(tenant, 'whole', 'published', { title: 'Drop one' });
+    const drop2 = await contentIn(tenant, 'whole', 'published', { title: 'Drop two' });
+    await contentIn(tenant, 'whole', 'published', { title: 'A video', type: 'video' });
+    await contentIn(tenant, 'whole', 'published', { title: 'Old post', type: 'post' });
+    const post = await contentIn(tenant, 'whole', 'published', { title: 'New post', type: 'post' });
+    await contentIn(tenant, 'whole', 'published', { title: 'Unlisted drop', visibility: 'unlisted' });
+    await contentIn(tenant, 'whole', 'pending_review', { title: 'Waiting drop' });
+    await contentIn(tenant, 'whole', 'draft', { title: 'Draft post', type: 'post' });
+    const fan = await signIn(t, tenant);
+    expectStatus(await t.http().post('/v1/public/capsules/whole/follow').set(fan.auth), 200);
+
+    const capsule = expectStatus(await t.http().get('/v1/public/capsules/whole').set(pk(tenant)), 200).data;
+    expect(capsule.capsule).toEqual({
+      id: profile.capsule_id,
+      name: 'Whole Capsule',
+      slug: 'whole',
+      handle: 'whole',
+      bio: 'A capsule with everything filled in.',
+      tagline: 'All of it',
+      creator_type: 'musician',
+      category: 'music',
+      avatar_url: profile.avatar_url,
+      cover_url: null,
+      hero_media: ['https://images.example.com/hero.jpg'],
+      public_url: profile.public_capsule_url,
+    });
+    expect(capsule.stats).toEqual({ audience_count: 1, drops_count: 2, videos_count: 1, live_count: 0, posts_count: 2, merch_count: 0 });
+    expect(capsule.viewer_state).toEqual({ is_following: false, is_subscribed: false, subscription_plan_id: null, joined_at: null });
+    expect(capsule.featured.drops.map((d: { id: string }) => d.id)).toEqual([drop2.id, drop1.id]);
+    expect(capsule.featured.latest_post.id).toBe(post.id);
+    expect(capsule.featured.upcoming_live).toEqual([]);
+    expect(capsule.featured.merch).toBeNull();
+    expect(capsule.links).toEqual([
+      { type: 'instagram', label: 'Instagram', url: 'https://www.instagram.com/whole' },
+      { type: 'website', label: 'example.org', url: 'https://example.org/about' },
+    ]);
+    expect(capsule.availability).toEqual({
+      has_public_drops: true,
+      has_public_posts: true,
+      has_merch: false,
+      external_storefront_url: 'https://shop.example.com',
+      join_enabled: true,
+      subscription_enabled: false,
+    });
+    expect(capsule.social_proof).toEqual({ audience_count: 1 });
+  });
+
+  it('shows an empty capsule with zero counts and nothing featured', async () => {
+    const tenant = await t.tenant();
+    await creatorOrg(t, tenant, 'empty');
+    await makePublic(t, tenant, 'empty');
+    const capsule = expectStatus(await t.http().get('/v1/public/capsules/empty').set(pk(tenant)), 200).data;
+    expect(capsule.stats).toEqual({ audience_count: 0, drops_count: 0, videos_count: 0, live_count: 0, posts_count: 0, merch_count: 0 });
+    expect(capsule.featured).toEqual({ drops: [], latest_post: null, upcoming_live: [], merch: null });
+    expect(capsule.capsule).toMatchObject({ bio: null, tagline: null, avatar_url: null, hero_media: [] });
+    expect(capsule.availability).toMatchObject({ has_public_drops: false, has_public_posts: false, external_storefront_url: null });
+  });
+
+  it('answers 404 to the public for a private capsule, an unknown handle, or an organization that is not a creator', async () => {
+    const tenant = await t.tenant();
+    await creatorOrg(t, tenant, 'private.one');
+    expectError(await t.http().get('/v1/public/capsules/private.one').set(pk(tenant)), 404, 'resource_not_found');
+    expectStatus(await t.http().get('/v1/creator/orgs/private.one/capsule-profile').set(sk(tenant)), 200);
+    expectError(await t.http().get('/v1/public/capsules/private.one').set(pk(tenant)), 404, 'resource_not_found');
+    expectError(await t.http().get('/v1/public/capsules/nobody').set(pk(tenant)), 404, 'resource_not_found');
+    expectStatus(await t.http().post('/v1/organizations').set(sk(tenant)).send({ name: 'Brand', handle: 'a.brand', kind: 'brand' }), 201);
+    expectError(await t.http().get('/v1/public/capsules/a.brand').set(pk(tenant)), 404, 'resource_not_found');
+    const fan = await signIn(t, tenant);
+    expectError(await t.http().post('/v1/public/capsules/private.one/follow').set(fan.auth), 404, 'resource_not_found');
+  });
+
+  it('reflects the signed-in customer in viewer_state, by access token or by customer token', async () => {
+    const tenant = await t.tenant();
+    await creatorOrg(t, tenant, 'viewed');
+    await makePublic(t, tenant, 'viewed');
+    const fan = await signIn(t, tenant);
+    const before = expectStatus(await t.http().get('/v1/public/capsules/viewed').set(fan.auth), 200).data;
+    expect(before.viewer_state.is_following).toBe(false);
+    const followed = expectStatus(await t.http().post('/v1/public/capsules/viewed/follow').set(fan.auth), 200).data;
+    expect(followed).toEqual({ is_following: true, audience_count: 1 });
+    expect(expectStatus(await t.http().get('/v1/public/capsules/viewed').set(fan.auth), 200).data.viewer_state.is_following).toBe(true);
+    // Through the publishable key with the person's customer token: the same customer.
+    const issued = expectStatus(await t.http().post('/auth/v1/customer_token').set(pk(tenant)).set(fan.auth), 200).data;
+    const viaKey = expectStatus(await t.http().get('/v1/public/capsules/viewed').set(pk(tenant)).set(bearer(issued.token)), 200).data;
+    expect(viaKey.viewer_state.is_following).toBe(true);
+    expect(expectStatus(await t.http().delete('/v1/public/capsules/viewed/follow').set(pk(tenant)).set(bearer(issued.token)), 200).data).toEqual({
+      is_following: false,
+      audience_count: 0,
+    });
+    // Another customer and an anonymous reader see no following; a bad customer token is refused.
+    const other = await signIn(t, tenant);
+    expect(expectStatus(await t.http().get('/v1/public/capsules/viewed').set(other.auth), 200).data.viewer_state.is_following).toBe(false);
+    expectError(await t.http().get('/v1/public/capsules/viewed').set(pk(tenant)).set(bearer('eyJhbGciOiJIUzI1NiJ9.e30.x')), 401, 'invalid_customer_token');
+    // Following needs a signed-in customer.
+    expectError(await t.http().post('/v1/public/capsules/viewed/follow').set(pk(tenant)), 401, 'invalid_customer_token');
+    expectError(await t.http().post('/v1/public/capsules/viewed/follow').set(header(tenant)), 401, 'api_key_missing');
+  });
+});
+
+describe('following', () => {
+  it('counts every customer once under concurrent follows and unfollows', async () => {
+    const tenant = await t.tenant();
+    await creatorOrg(t, tenant, 'popular');
+    await makePublic(t, tenant, 'popular');
+    const fans = await Promise.all(Array.from({ length: 8 }, () => signIn(t, tenant)));
+    // Each fan follows three times at once: eight followers, not twenty-four.
+    const follows = await Promise.all(fans.flatMap((fan) => [1, 2, 3].map(() => t.http().post('/v1/public/capsules/popular/follow').set(fan.auth))));
+    for (const res of follows) expect(expectStatus(res, 200).data.is_following).toBe(true);
+    const count = async () => expectStatus(await t.http().get('/v1/public/capsules/popular').set(pk(tenant)), 200).data.stats.audience_count;
+    expect(await count()).toBe(8);
+    // Half unfollow (twice each, at once) while the others follow again.
+    const mixed = await Promise.all([
+      ...fans.slice(0, 4).flatMap((fan) => [1, 2].map(() => t.http().delete('/v1/public/capsules/popular/follow').set(fan.auth))),
+      ...fans.slice(4).map((fan) => t.http().post('/v1/public/capsules/popular/follow').set(fan.auth)),
+    ]);
+    for (const res of mixed) expectStatus(res, 200);
+    expect(await count()).toBe(4);
+    const last = expectStatus(await t.http().delete('/v1/public/capsules/popular/follow').set(fans[7]!.auth), 200).data;
+    expect(last).toEqual({ is_following: false, audience_count: 3 });
+    // Unfollowing what one does not follow changes nothing.
+    expect(expectStatus(await t.http().delete('/v1/public/capsules/popular/follow').set(fans[0]!.auth), 200).data).toEqual({ is_following: false, audience_count: 3 });
+  });
+});
