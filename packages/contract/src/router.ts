@@ -15,8 +15,30 @@ import { creatorsContract } from './creators';
 
 const c = initContract();
 
-/** The whole API. Each product adds its router here. */
-export const contract = c.router({
+/**
+ * The groups of the whole API, spelled out so that declaration files name each group's type instead of printing
+ * the whole contract inline (which outgrows what the compiler will serialize).
+ */
+export type ContractRoutes = {
+  platform: typeof platformContract;
+  keys: typeof keysContract;
+  operator: typeof operatorContract;
+  webhookEndpoints: typeof webhookEndpointsContract;
+  eventLog: typeof eventLogContract;
+  streams: typeof streamsContract;
+  access: typeof accessContract;
+  identity: typeof identityContract;
+  customers: typeof customersContract;
+  organizations: typeof organizationsContract;
+  organizerEvents: typeof organizerEventsContract;
+  ticketTypes: typeof ticketTypesContract;
+  eventSlots: typeof eventSlotsContract;
+  coupons: typeof couponsContract;
+  creators: typeof creatorsContract;
+};
+
+/** The whole API. Each product adds its router here, and its group to `ContractRoutes`. */
+export const contract: ContractRoutes = c.router({
   platform: platformContract,
   keys: keysContract,
   operator: operatorContract,

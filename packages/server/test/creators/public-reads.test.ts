@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bearer, useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { admin, content, creatorOrg, header, makePublic, pk, readyAsset, signIn, sk, submit, type Tenant } from './creators-fixtures';
+import { makeEvent, makePublishedEvent } from '../ticketing/catalogue-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
 
@@ -168,6 +169,23 @@ describe('the public capsule', () => {
       subscription_enabled: false,
     });
     expect(capsule.social_proof).toEqual({ audience_count: 1 });
+  });
+
+  it("features the capsule's published events with a live stream that are still to come, soonest first", async () => {
+    const tenant = await t.tenant();
+    const org = await creatorOrg(t, tenant, 'live.shows');
+    await makePublic(t, tenant, 'live.shows');
+    const stream = expectStatus(await t.http().post('/v1/streams/live_streams').set(sk(tenant)).send({}), 201).data;
+    const inDays = (days: number, hours = 0) => new Date(Date.now() + days * 86_400_000 + hours * 3_600_000).toISOString();
+    const later = await makePublishedEvent(t, tenant, org.id, { name: 'Later show', live_stream: stream.id, starts_at: inDays(9), ends_at: inDays(9, 2) });
+    const sooner = await makePublishedEvent(t, tenant, org.id, { name: 'Sooner show', live_stream: stream.id, starts_at: inDays(2), ends_at: inDays(2, 2) });
+    await makePublishedEvent(t, tenant, org.id, { name: 'No stream' });
+    await makeEvent(t, tenant, org.id, { name: 'Draft show', live_stream: stream.id });
+
+    const capsule = expectStatus(await t.http().get('/v1/public/capsules/live.shows').set(pk(tenant)), 200).data;
+    expect(capsule.featured.upcoming_live.map((e: { id: string }) => e.id)).toEqual([sooner.event.id, later.event.id]);
+    expect(capsule.featured.upcoming_live[0]).toMatchObject({ object: 'ticketed_event', name: 'Sooner show', has_live_stream: true });
+    expect(capsule.stats.live_count).toBe(2);
   });
 
   it('shows an empty capsule with zero counts and nothing featured', async () => {

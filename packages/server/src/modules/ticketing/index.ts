@@ -20,5 +20,5 @@ export const ticketingModule: ModuleDefinition = {
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
-export { listPublicEvents, showPublicEvent, type PublicTicketedEvent } from './public/public-events.service';
+export { listPublicEvents, showPublicEvent, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
 export type { Visitor } from './public/page-views';

@@ -139,3 +139,16 @@ export async function publishedEventsPage(db: Executor, scope: Scope, query: Cur
   if (query.organization !== undefined) q = q.where('organization_id', '=', query.organization);
   return paginate(q, 'ticketed_events.id', query, UUID_ANCHOR);
 }
+
+/** An organization's published events with a live stream that is not over yet, soonest first. */
+export async function upcomingLiveEventRows(db: Executor, scope: Scope, organizationId: string, now: Date, limit: number) {
+  return eventsQuery(db, scope)
+    .where('status', '=', 'published')
+    .where('organization_id', '=', organizationId)
+    .where('live_stream_id', 'is not', null)
+    .where('ends_at', '>', now)
+    .orderBy('starts_at')
+    .orderBy('ticketed_events.id')
+    .limit(limit)
+    .execute();
+}

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import { bucketsByIdOf } from '../capacity/capacity.service';
-import { findPublishedEventRow, publishedEventsPage } from '../events/events.service';
+import { findPublishedEventRow, publishedEventsPage, upcomingLiveEventRows } from '../events/events.service';
 import type { TicketedEventRow } from '../events/events.serializer';
 import { slotsOf } from '../slots/slots.service';
 import { ticketTypesOf } from '../ticket-types/ticket-types.service';
@@ -80,4 +80,10 @@ export async function showPublicEvent(ctx: AppContext, scope: Scope, ref: string
   const [view] = await publicViews(ctx, scope, [event]);
   if (visitor) await countPageView(ctx, event, visitor);
   return view!;
+}
+
+/** A creator's upcoming live shows (the public capsule's `featured.upcoming_live`), as the public reads show them. */
+export async function upcomingLiveEvents(ctx: AppContext, scope: Scope, organizationId: string, limit = 100) {
+  const now = ctx.clock ? ctx.clock() : new Date();
+  return publicViews(ctx, scope, await upcomingLiveEventRows(ctx.db, scope, organizationId, now, limit));
 }
