@@ -9,6 +9,9 @@ import { accessContract } from './access';
 import { identityContract } from './identity';
 import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
+import { bookingContract } from './ticketing/booking.contract';
+import { ordersContract } from './ticketing/orders.contract';
+import { ticketsContract } from './ticketing/tickets.contract';
 
 const c = initContract();
 
@@ -24,5 +27,8 @@ export const contract = c.router({
   identity: identityContract,
   customers: customersContract,
   organizations: organizationsContract,
+  booking: bookingContract,
+  orders: ordersContract,
+  tickets: ticketsContract,
 });
 export type Contract = typeof contract;

@@ -23,3 +23,6 @@ export { registerMessageChannel, type MessageChannel, type OutgoingMessage } fro
 export { writeMessage, type NewMessage } from './messages/messages.service';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';
+// Ticketing: the buyer's and attendees' customers, and whether a person is a member of an organization.
+export { findCustomer, findOrCreateCustomerByEmail } from './customers/customer-lookups';
+export { requireOrganizationPermission } from './auth/member-permissions';

@@ -1,4 +1,8 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { bookingRouter } from './booking/booking.router';
+import { orderExpiryJobs } from './orders/expire-orders.job';
+import { ordersRouter } from './orders/orders.router';
+import { ticketsRouter } from './tickets/tickets.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -7,4 +11,6 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
+  routers: (ctx) => ({ booking: bookingRouter(ctx), orders: ordersRouter(ctx), tickets: ticketsRouter(ctx) }),
+  jobs: (ctx) => [...orderExpiryJobs(ctx)],
 };
