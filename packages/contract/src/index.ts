@@ -17,6 +17,7 @@ export * from './events';
 export * from './platform/webhook-endpoints.schemas';
 export * from './platform/webhook-endpoints.contract';
 export * from './platform/event-log.contract';
+export * from './ticketing';
 export * from './ticketing/orders.schemas';
 export * from './ticketing/booking.contract';
 export * from './ticketing/orders.contract';

@@ -12,6 +12,8 @@ import { organizationsContract } from './organizations/organizations.contract';
 import { bookingContract } from './ticketing/booking.contract';
 import { ordersContract } from './ticketing/orders.contract';
 import { ticketsContract } from './ticketing/tickets.contract';
+import { organizerEventsContract } from './ticketing/organizer-events.contract';
+import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
 
 const c = initContract();
 
@@ -30,5 +32,9 @@ export const contract = c.router({
   booking: bookingContract,
   orders: ordersContract,
   tickets: ticketsContract,
+  organizerEvents: organizerEventsContract,
+  ticketTypes: ticketTypesContract,
+  eventSlots: eventSlotsContract,
+  coupons: couponsContract,
 });
 export type Contract = typeof contract;

@@ -41,6 +41,9 @@ beforeAll(async () => {
   made['/v1/access/entitlements'] = { id: entitlement.id, external_id: 'ext-1' };
   made['/v1/customers'] = { id: (await post('/v1/customers', { external_id: 'ext-1' })).id, external_id: 'ext-1' };
   made['/v1/organizations'] = { id: (await post('/v1/organizations', { name: 'Org', handle: 'org_1', kind: 'brand', external_id: 'ext-1' })).id };
+  const organizer = await post('/v1/organizations', { name: 'Organizer', handle: 'organizer_1', kind: 'brand' });
+  const ticketed = await post('/v1/organizer/events', { organization: organizer.id, name: 'Show', starts_at: '2030-01-01T18:00:00Z', ends_at: '2030-01-01T20:00:00Z' });
+  made['/v1/organizer/events'] = { id: ticketed.id };
   const member = await post('/v1/members', { email: 'staff@example.test', role: 'viewer' });
   const messages = expectStatus(await t.http().get('/v1/messages').query({ related: member.id }).set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
   made['/v1/messages'] = { id: messages[0]!.id };
@@ -54,7 +57,7 @@ const COVERED_ELSEWHERE = [
   '/v1/streams/moments/:id',
   '/v1/streams/assets/:id/moments',
   '/v1/webhook_endpoints/:id/attempts',
-  // Orders need a catalogue event: test/ticketing/orders-isolation.test.ts.
+  // Orders need a catalogue event: test/ticketing/tickets.test.ts ("keeps orders to their tenant and environment").
   '/v1/events/:event/book/payload',
   '/v1/orders/:id',
   '/v1/orders/external/:external_id',

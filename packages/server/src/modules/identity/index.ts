@@ -23,6 +23,8 @@ export { registerMessageChannel, type MessageChannel, type OutgoingMessage } fro
 export { writeMessage, type NewMessage } from './messages/messages.service';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';
-// Ticketing: the buyer's and attendees' customers, and whether a person is a member of an organization.
+// Organization-owned products (ticketing) find the organization and check a member's role in it.
+export { getOrganizationRow } from './organizations/organizations.service';
+export { organizationsGranting, requireOrganizationPermission } from './auth/member-permissions';
+// Ticketing: the buyer's and attendees' customers.
 export { findCustomer, findOrCreateCustomerByEmail } from './customers/customer-lookups';
-export { requireOrganizationPermission } from './auth/member-permissions';

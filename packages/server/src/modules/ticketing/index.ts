@@ -3,6 +3,10 @@ import { bookingRouter } from './booking/booking.router';
 import { orderExpiryJobs } from './orders/expire-orders.job';
 import { ordersRouter } from './orders/orders.router';
 import { ticketsRouter } from './tickets/tickets.router';
+import { couponsRouter } from './coupons/coupons.router';
+import { organizerEventsRouter } from './events/events.router';
+import { eventSlotsRouter } from './slots/slots.router';
+import { ticketTypesRouter } from './ticket-types/ticket-types.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -11,6 +15,18 @@ import { ticketsRouter } from './tickets/tickets.router';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
-  routers: (ctx) => ({ booking: bookingRouter(ctx), orders: ordersRouter(ctx), tickets: ticketsRouter(ctx) }),
+  routers: (ctx) => ({
+    organizerEvents: organizerEventsRouter(ctx),
+    ticketTypes: ticketTypesRouter(ctx),
+    eventSlots: eventSlotsRouter(ctx),
+    coupons: couponsRouter(ctx),
+    booking: bookingRouter(ctx),
+    orders: ordersRouter(ctx),
+    tickets: ticketsRouter(ctx),
+  }),
   jobs: (ctx) => [...orderExpiryJobs(ctx)],
 };
+
+// The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
+export { listPublicEvents, showPublicEvent, type PublicTicketedEvent } from './public/public-events.service';
+export type { Visitor } from './public/page-views';
