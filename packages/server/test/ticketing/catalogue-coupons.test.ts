@@ -21,6 +21,7 @@ describe('coupons', () => {
     expectStatus(await t.http().post(`/v1/organizer/events/${other.id}/coupons`).set(sk(tenant)).send({ code: 'early-bird', discount_type: 'fixed', value: 100 }), 201);
     expectError(await post({ code: 'BIG', discount_type: 'percent', value: 101 }), 422, 'validation_failed', { param: 'value' });
     expectError(await post({ code: 'ZERO', discount_type: 'fixed', value: 0 }), 422, 'validation_failed', { param: 'value' });
+    expectError(await post({ code: 'HUGE', discount_type: 'fixed', value: 3_000_000_000 }), 422, 'validation_failed', { param: 'value' });
     expectError(await post({ code: 'has space', discount_type: 'fixed', value: 1 }), 422, 'validation_failed', { param: 'code' });
     expectError(await post({ code: 'X1', discount_type: 'fixed', value: 1, ticket_type_ids: [foreign.id] }), 422, 'validation_failed', { param: 'ticket_type_ids' });
     expectError(

@@ -17,6 +17,9 @@ describe('GET /v1/events for buyers', () => {
     await makeEvent(t, tenant, org.id, { name: 'Still a draft' });
     const listed = expectStatus(await t.http().get('/v1/events').set(pk(tenant)), 200);
     expect(ids(listed)).toEqual([event.id]);
+    // Event pages call it from browsers.
+    const fromPage = await t.http().get('/v1/events').set(pk(tenant)).set('Origin', 'https://tickets.example');
+    expect(fromPage.headers['access-control-allow-origin']).toBe('https://tickets.example');
     const shown = expectStatus(await t.http().get(`/v1/events/${event.slug}`).set(pk(tenant)), 200).data;
     expect(shown).toEqual(listed.data[0]);
     expect(shown).toMatchObject({

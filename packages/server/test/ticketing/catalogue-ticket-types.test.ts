@@ -64,6 +64,8 @@ describe('ticket types', () => {
       expectError(await post(tenant, event.id, { name: 'X', ...body }), 422, 'validation_failed', { param });
     await bad({ pricing_mode: 'fixed' }, 'price');
     await bad({ pricing_mode: 'fixed', price: -1 }, 'price');
+    await bad({ pricing_mode: 'fixed', price: 3_000_000_000 }, 'price');
+    await bad({ pricing_mode: 'fixed', price: 1, quantity: 2 ** 31 }, 'quantity');
     await bad({ pricing_mode: 'name_your_price' }, 'flexipay_min_price');
     await bad({ pricing_mode: 'name_your_price', flexipay_min_price: 500, flexipay_max_price: 100 }, 'flexipay_max_price');
     await bad({ pricing_mode: 'bogus', price: 1 }, 'pricing_mode');
