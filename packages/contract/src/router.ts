@@ -9,6 +9,9 @@ import { accessContract } from './access';
 import { identityContract } from './identity';
 import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
+import { bookingContract } from './ticketing/booking.contract';
+import { ordersContract } from './ticketing/orders.contract';
+import { ticketsContract } from './ticketing/tickets.contract';
 import { organizerEventsContract } from './ticketing/organizer-events.contract';
 import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
 import { creatorsContract } from './creators';
@@ -49,6 +52,9 @@ export const contract: ContractRoutes = c.router({
   identity: identityContract,
   customers: customersContract,
   organizations: organizationsContract,
+  booking: bookingContract,
+  orders: ordersContract,
+  tickets: ticketsContract,
   organizerEvents: organizerEventsContract,
   ticketTypes: ticketTypesContract,
   eventSlots: eventSlotsContract,

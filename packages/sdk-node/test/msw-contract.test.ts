@@ -59,9 +59,9 @@ function argumentsFor(name: string, route: ContractRoute) {
       continue;
     }
     const type = parentType(route.path) ?? responseShape(successSchema(route))?.object;
-    // A path naming no object of the API (a creator organization's handle) takes any value.
-    if (type === undefined) {
-      ids.push('mock_handle');
+    // A path naming no object of the API (a creator organization's handle, an event's slug) takes any value.
+    if (!type) {
+      ids.push(`mock_${param}`);
       continue;
     }
     const answering = routes.filter(([, r]) => responseShape(successSchema(r))?.object === type && !responseShape(successSchema(r))?.list);

@@ -124,7 +124,8 @@ export function answer(store: MockStore, call: RouteCall): Answer {
   const shape = responseShape(successSchema(route));
   const ids = Object.values(params);
   if (!shape) return { status, body: fakeFromSchema(successSchema(route)) };
-  // A record that is no object of its own (a profile, a readiness, a public page) answers the schema's smallest value.
+  // A record that is no stored object of its own (a profile, a readiness, a public page, a booking's
+  // `{booking, payment}`) answers the schema's smallest value.
   if (!shape.object && !shape.list) return { status, body: { data: fakeFromSchema(shape.item) } };
   const type = shape.object ?? 'object';
   const itemShape = (shape.item as z.ZodObject).shape ?? {};

@@ -39,3 +39,5 @@ export {
   organizationOwnerContacts,
 } from './organizations/organization-lookups';
 export type { OrganizationRow } from '../../db/identity.schema';
+// Ticketing: the buyer's and attendees' customers.
+export { findCustomer, findOrCreateCustomerByEmail } from './customers/customer-lookups';

@@ -1,4 +1,8 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { bookingRouter } from './booking/booking.router';
+import { orderExpiryJobs } from './orders/expire-orders.job';
+import { ordersRouter } from './orders/orders.router';
+import { ticketsRouter } from './tickets/tickets.router';
 import { couponsRouter } from './coupons/coupons.router';
 import { organizerEventsRouter } from './events/events.router';
 import { eventSlotsRouter } from './slots/slots.router';
@@ -16,7 +20,11 @@ export const ticketingModule: ModuleDefinition = {
     ticketTypes: ticketTypesRouter(ctx),
     eventSlots: eventSlotsRouter(ctx),
     coupons: couponsRouter(ctx),
+    booking: bookingRouter(ctx),
+    orders: ordersRouter(ctx),
+    tickets: ticketsRouter(ctx),
   }),
+  jobs: (ctx) => [...orderExpiryJobs(ctx)],
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
