@@ -12,6 +12,7 @@ export * from './platform/operator.contract';
 export * from './streams';
 export * from './access';
 export * from './identity';
+export * from './ticketing/payments';
 export * from './common/api-version';
 export * from './events';
 export * from './platform/webhook-endpoints.schemas';

@@ -9,6 +9,7 @@ import { accessContract } from './access';
 import { identityContract } from './identity';
 import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
+import { ticketingPaymentsContract } from './ticketing/payments.contract';
 
 const c = initContract();
 
@@ -24,5 +25,6 @@ export const contract = c.router({
   identity: identityContract,
   customers: customersContract,
   organizations: organizationsContract,
+  ticketingPayments: ticketingPaymentsContract,
 });
 export type Contract = typeof contract;
