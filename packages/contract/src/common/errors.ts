@@ -100,6 +100,7 @@ export const ERROR_CATALOGUE = {
   entitlement_revoked: def('invalid_request_error', 409, 'The repeated grant matches a revoked entitlement; use a new `source_ref`.'),
   ticket_type_sold_out: def('invalid_request_error', 409, 'The ticket type is sold out; `param` names the field.'),
   checkout_session_complete: def('invalid_request_error', 409, 'The checkout session was already paid.'),
+  checkout_session_expired: def('invalid_request_error', 409, 'The checkout session was replaced by a newer one for the same order; pay at the newest.'),
   order_not_payable: def('invalid_request_error', 409, 'The order cannot take a payment: it is cancelled or refunded, or its event was cancelled.'),
   order_not_refundable: def('invalid_request_error', 409, 'Only a `paid` or `partially_refunded` order can be refunded.'),
   refund_amount_too_large: def('invalid_request_error', 422, 'The refund is more than what is left to refund (`amount_paid - amount_refunded`); `details.refundable` says how much is.'),
@@ -120,6 +121,7 @@ export const ERROR_CATALOGUE = {
   TOO_MANY_REQUESTS: reduced('rate_limit_error', 429, 'The ticket was resent moments ago.'),
   // Limits and faults
   otp_attempts_exceeded: def('rate_limit_error', 429, 'Too many wrong codes: the code is burnt (5 tries), or the destination is locked for an hour (10 failures); retry after `Retry-After` seconds.'),
+  payments_unavailable: def('api_error', 503, 'Live mode has no payments provider configured, so nothing priced can be paid yet; test mode pays through the checkout simulator.'),
   channel_unavailable: def('api_error', 503, 'No provider is configured for this message channel in live mode, so the code cannot be sent.'),
   rate_limited: def('rate_limit_error', 429, 'Too many requests for this key; retry after `Retry-After` seconds.'),
   provider_unavailable: def('provider_error', 502, 'An upstream provider failed; retry with backoff.'),

@@ -1,4 +1,7 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { mountCheckoutPage } from './checkout/checkout-page';
+import { cancelEventOrdersJob } from './event-cancel/cancel-event-orders.job';
+import { ticketingPaymentsRouter } from './payments.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -7,4 +10,8 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
+  routers: (ctx) => ({ ticketingPayments: ticketingPaymentsRouter(ctx) }),
+  // The test-mode checkout simulator's page (outside the contract: it answers HTML).
+  pages: { paths: ['/checkout'], mount: mountCheckoutPage },
+  jobs: (ctx) => [cancelEventOrdersJob(ctx)],
 };
