@@ -1,9 +1,8 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { AppContext } from '../../core/context';
-import { ApiError } from '../../core/errors';
 import { actorOf } from '../../core/principal';
-import { describeSession, findTestSession } from './checkout/checkout-sessions.repository';
+import { retrieveSession } from './checkout/checkout-sessions.service';
 import { paySession } from './checkout/pay-session.service';
 import { cancelEvent } from './event-cancel/cancel-event.service';
 import { serializeEventRow } from './payments/order-port';
@@ -16,11 +15,7 @@ const s = initServer();
 export const ticketingPaymentsRouter = (ctx: AppContext) =>
   s.router(contract.ticketingPayments, {
     checkout: {
-      retrieveSession: async ({ params }) => {
-        const session = await findTestSession(ctx.db, params.id);
-        if (!session) throw ApiError.notFound('checkout session', params.id);
-        return { status: 200, body: { data: await describeSession(ctx.db, session, ctx.config.baseUrl) } };
-      },
+      retrieveSession: async ({ params }) => ({ status: 200, body: { data: await retrieveSession(ctx, params.id) } }),
       paySession: async ({ params, body }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body) } }),
     },
     refunds: {

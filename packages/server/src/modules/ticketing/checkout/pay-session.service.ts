@@ -6,7 +6,7 @@ import { emitEvent } from '../../../core/events/emit-event';
 import type { DB } from '../../../db/schema';
 import { applyPayment } from '../payments/apply-payment';
 import type { OrderRow } from '../payments/order-port';
-import { insertPayment, serializePayment } from '../payments/payments.repository';
+import { recordPayment, serializePayment } from '../payments/payments.service';
 import { payerHint, simulatePayment, type SimulatedOutcome } from '../payments/simulator';
 import { findTestSession, scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
 
@@ -52,7 +52,7 @@ export async function paySession(ctx: AppContext, id: string, input: PayInput): 
     if ((order.status !== 'pending' && order.status !== 'expired') || event.status === 'cancelled') {
       throw ApiError.of('order_not_payable', { details: { status: order.status, event_status: event.status } });
     }
-    const row = await insertPayment(trx, scope, {
+    const row = await recordPayment(trx, scope, {
       orderId: order.id,
       checkoutSessionId: session.id,
       method: input.method,

@@ -3,7 +3,7 @@ import type { PayLaterResultSchema } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { scoped, type Scope } from '../../../core/scope';
-import { checkoutUrl, openSession } from '../checkout/checkout-sessions.repository';
+import { checkoutUrl, openSession } from '../checkout/checkout-sessions.service';
 
 type PayLaterResult = z.infer<typeof PayLaterResultSchema>;
 

@@ -4,7 +4,7 @@ import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import type { OrderRow } from '../payments/order-port';
-import { succeededPayments } from '../payments/payments.repository';
+import { succeededPayments } from '../payments/payments.service';
 import { refundsFailFor } from '../payments/simulator';
 import { insertRefund, reserveRefund, serializeRefund, type RefundRow } from './refunds.repository';
 

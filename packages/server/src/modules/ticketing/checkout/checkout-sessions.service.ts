@@ -1,0 +1,14 @@
+import type { CheckoutSession } from '@svc/contract';
+import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import { describeSession, findTestSession } from './checkout-sessions.repository';
+
+// Pay-later opens sessions for its payments and links to their page.
+export { checkoutUrl, openSession } from './checkout-sessions.repository';
+
+/** `GET /v1/checkout/sessions/{id}`: what the checkout page shows. */
+export async function retrieveSession(ctx: AppContext, id: string): Promise<CheckoutSession> {
+  const session = await findTestSession(ctx.db, id);
+  if (!session) throw ApiError.notFound('checkout session', id);
+  return describeSession(ctx.db, session, ctx.config.baseUrl);
+}
