@@ -12,7 +12,8 @@ const { join } = require('node:path');
 const ALLOWED = {
   access: ['streams'],
   identity: ['access'],
-  ticketing: ['access', 'identity', 'messaging'],
+  ticketing: ['access', 'identity', 'messaging', 'streams'],
+  webhooks: ['ticketing'],
 };
 
 /**

@@ -18,4 +18,5 @@ export * from './events';
 export * from './platform/webhook-endpoints.schemas';
 export * from './platform/webhook-endpoints.contract';
 export * from './platform/event-log.contract';
+export * from './ticketing';
 export * from './router';

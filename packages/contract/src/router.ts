@@ -9,6 +9,8 @@ import { accessContract } from './access';
 import { identityContract } from './identity';
 import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
+import { organizerEventsContract } from './ticketing/organizer-events.contract';
+import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
 import { ticketingPaymentsContract } from './ticketing/payments.contract';
 
 const c = initContract();
@@ -25,6 +27,10 @@ export const contract = c.router({
   identity: identityContract,
   customers: customersContract,
   organizations: organizationsContract,
+  organizerEvents: organizerEventsContract,
+  ticketTypes: ticketTypesContract,
+  eventSlots: eventSlotsContract,
+  coupons: couponsContract,
   ticketingPayments: ticketingPaymentsContract,
 });
 export type Contract = typeof contract;

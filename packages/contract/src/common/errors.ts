@@ -111,6 +111,9 @@ export const ERROR_CATALOGUE = {
   provider_webhook_refused: def('authentication_error', 401, 'An inbound provider notification had no valid signature or shared secret, or was older than five minutes.'),
   upload_url_used: def('invalid_request_error', 409, 'The one-time upload URL already took its file; create a new upload.'),
   upload_origin_not_allowed: def('permission_error', 403, 'The request\'s `Origin` is not the upload\'s `cors_origin`.'),
+  slug_taken: def('invalid_request_error', 409, 'Another event of this tenant and environment already uses this `slug`.'),
+  event_has_no_ticket_types: def('invalid_request_error', 409, 'An event needs at least one ticket type before it is published.'),
+  coupon_code_taken: def('invalid_request_error', 409, 'Another coupon of this event already uses this `code` (compared without case).'),
   // Reduced-shape codes of the ticketing and content routes
   INVALID_OPERATION: reduced('invalid_request_error', 422, 'Publish of content that is not approved.'),
   INVALID_TICKET: reduced('invalid_request_error', 400, 'The ticket type is not available for the event.'),

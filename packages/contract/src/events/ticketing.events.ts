@@ -1,3 +1,4 @@
+import { TicketedEventSchema } from '../ticketing/catalogue.schemas';
 import { PaymentSchema, RefundSchema } from '../ticketing/payments.schemas';
 import { defineEvents, ResourcePayloadSchema } from './define-events';
 
@@ -5,6 +6,10 @@ export const ticketingEvents = defineEvents({
   'events.order.paid': {
     payload: ResourcePayloadSchema,
     description: 'An order was paid (used to grant a stream for a ticket with `source: ticket`, the order code as `source_ref`).',
+  },
+  'events.event.published': {
+    payload: TicketedEventSchema,
+    description: 'An event was published: public reads show it and bookings open. The event as the organizer routes show it.',
   },
   'events.order.refunded': {
     payload: ResourcePayloadSchema,

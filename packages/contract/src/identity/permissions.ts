@@ -20,6 +20,8 @@ export const PERMISSIONS = [
   'messages:read',
   'identity:read',
   'identity:write',
+  'events:read',
+  'events:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -39,10 +41,10 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write'],
-  manager: ['organizations:read', 'organization_members:read'],
-  finance: ['organizations:read'],
-  checkin: ['organizations:read'],
-  viewer: ['organizations:read'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:write'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:write'],
+  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:write'],
+  finance: ['organizations:read', 'events:read'],
+  checkin: ['organizations:read', 'events:read'],
+  viewer: ['organizations:read', 'events:read'],
 };

@@ -4,6 +4,7 @@ import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
 import { EventEnvelopeSchema } from '../events';
+import { PublicTicketedEventSchema } from '../ticketing/public-events.schemas';
 
 const c = initContract();
 
@@ -26,13 +27,31 @@ export const ListEventLogQuerySchema = CursorPageQuerySchema.extend({
     .enum(['true', 'false'])
     .optional()
     .describe('`true`: every webhook delivery of the event succeeded. `false`: at least one is still pending or failed.'),
+  object: z
+    .literal('ticketed_event')
+    .optional()
+    .describe('With a secret or restricted key: list published ticketed events instead of the log (publishable keys and the tenant header always do).'),
+  organization: z.string().max(64).optional().describe('Ticketed events only: those of this `org_` organization.'),
 });
 
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'platform:read' });
+/**
+ * The log takes secret keys and restricted keys with `platform:read`; the public listing on the same paths takes a
+ * publishable key or the tenant header, and restricted keys with `events:read` (the handler checks which applies).
+ */
+const read = access({
+  auth: 'tenant',
+  credentials: ['secret', 'restricted', 'publishable', 'tenant-header'],
+  scope: 'platform:read',
+  altScopes: ['events:read'],
+});
+
+/** An entry of the log (`object: event`) or a published ticketed event (`object: ticketed_event`). */
+const LogOrTicketedEventSchema = z.union([EventEnvelopeSchema, PublicTicketedEventSchema]);
 
 /**
- * The event log (`evt_` ids), read with secret and restricted keys. Its paths are `/v1/events`; the group is
- * named `eventLog` so that `events` names the ticketing product (docs/decisions.md, "The two /v1/events").
+ * The event log (`evt_` ids), read with secret and restricted keys, and on the same paths the public listing of
+ * published ticketed events (by slug). The group is named `eventLog`; the handler dispatches on the caller
+ * (docs/decisions.md, "The two /v1/events").
  */
 export const eventLogContract = c.router(
   {
@@ -41,18 +60,21 @@ export const eventLogContract = c.router(
       path: '/v1/events',
       summary: 'List events',
       description:
-        'The event log of the calling key\'s environment for the last 30 days, newest first. Events are kept 30 days, then purged.',
+        'The event log of the calling key\'s environment for the last 30 days, newest first. Events are kept 30 days, then purged. ' +
+        'With a publishable key or the tenant header alone (or a key and `object=ticketed_event`): the published ticketed events, newest first.',
       query: ListEventLogQuerySchema,
-      responses: { 200: cursorListOf(EventEnvelopeSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 422) },
+      responses: { 200: cursorListOf(LogOrTicketedEventSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 422) },
       metadata: read,
     },
     retrieve: {
       method: 'GET',
       path: '/v1/events/:id',
       summary: 'Retrieve an event',
-      description: 'One event of the log by its `evt_` id, exactly as it was delivered to webhook endpoints.',
+      description:
+        'One event of the log by its `evt_` id, exactly as it was delivered to webhook endpoints. Any other id is a published ' +
+        'ticketed event\'s slug (or uuid), with its ticket types\' prices, sale windows and availability; its public read counts a page view.',
       pathParams: z.object({ id: z.string().max(255) }),
-      responses: { 200: dataOf(EventEnvelopeSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 404, 422) },
+      responses: { 200: dataOf(LogOrTicketedEventSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 404, 422) },
       metadata: read,
     },
   },

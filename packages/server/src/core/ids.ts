@@ -18,6 +18,19 @@ export function isIdOf(type: ObjectType, id: string): boolean {
   return objectTypeOfId(id) === type && ID_SUFFIX.test(id.slice(ID_PREFIXES[type].length + 1));
 }
 
+/**
+ * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. The spec gives some objects uuid ids; this
+ * form makes them sort by creation like every other id, so cursor lists work the same way.
+ */
+export function newUuidV7(now = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Random base62 text, for secrets (API keys, signing secrets); about 5.95 bits per character. */

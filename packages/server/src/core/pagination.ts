@@ -11,20 +11,23 @@ interface Window {
 /** The shape of every ID (`ls_` and 26 base32 characters), the only anchor a cursor of this server carries. */
 const ISSUED_ID = /^[a-z]+_[0-9a-z]{26}$/;
 
+/** Ids of the objects the spec gives uuids (ticketing's catalogue); this server makes them UUIDv7, so they sort by creation too. */
+export const UUID_ANCHOR = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const encodeCursor = (w: Required<Window>) => Buffer.from(JSON.stringify([w.direction === 'next' ? 'n' : 'p', w.anchor])).toString('base64url');
 
-function decodeCursor(cursor: string): Required<Window> {
+function decodeCursor(cursor: string, anchors: RegExp): Required<Window> {
   try {
     const [d, anchor] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     // Anchors are IDs this server issued; anything else (U+0000 included, which no query could carry) is refused here.
-    if ((d !== 'n' && d !== 'p') || typeof anchor !== 'string' || !ISSUED_ID.test(anchor)) throw new Error();
+    if ((d !== 'n' && d !== 'p') || typeof anchor !== 'string' || !anchors.test(anchor)) throw new Error();
     return { direction: d === 'n' ? 'next' : 'prev', anchor };
   } catch {
     throw ApiError.of('invalid_cursor', { param: 'cursor' });
   }
 }
 
-function windowOf(page: CursorPageQuery): Window {
+function windowOf(page: CursorPageQuery, anchors: RegExp): Window {
   const given = [page.cursor, page.starting_after, page.ending_before].filter((v) => v !== undefined);
   if (given.length > 1) {
     throw ApiError.of('invalid_request', {
@@ -32,7 +35,13 @@ function windowOf(page: CursorPageQuery): Window {
       param: 'cursor',
     });
   }
-  if (page.cursor) return decodeCursor(page.cursor);
+  if (page.cursor) return decodeCursor(page.cursor, anchors);
+  // A uuid column cannot be compared with other text: a boundary of another shape names no object of this list.
+  for (const param of ['starting_after', 'ending_before'] as const) {
+    if (anchors !== ISSUED_ID && page[param] !== undefined && !anchors.test(page[param])) {
+      throw ApiError.of('invalid_request', { message: `\`${param}\` must be an id of this list.`, param });
+    }
+  }
   if (page.starting_after) return { direction: 'next', anchor: page.starting_after };
   if (page.ending_before) return { direction: 'prev', anchor: page.ending_before };
   return { direction: 'next' };
@@ -51,8 +60,10 @@ export async function paginate<DB, TB extends keyof DB, O extends { id: string }
   query: SelectQueryBuilder<DB, TB, O>,
   idColumn: string,
   page: CursorPageQuery,
+  /** The shape of the ids (the prefixed ids by default; `UUID_ANCHOR` for uuid columns). */
+  anchors: RegExp = ISSUED_ID,
 ): Promise<CursorPage<O>> {
-  const { direction, anchor } = windowOf(page);
+  const { direction, anchor } = windowOf(page, anchors);
   const id = sql.ref(idColumn);
   let q = query;
   if (anchor !== undefined) q = q.where(id as never, direction === 'next' ? '<' : '>', anchor as never);

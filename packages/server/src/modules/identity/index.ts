@@ -23,3 +23,6 @@ export { registerMessageChannel, type MessageChannel, type OutgoingMessage } fro
 export { writeMessage, type NewMessage } from './messages/messages.service';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';
+// Organization-owned products (ticketing) find the organization and check a member's role in it.
+export { getOrganizationRow } from './organizations/organizations.service';
+export { organizationsGranting, requireOrganizationPermission } from './auth/member-permissions';

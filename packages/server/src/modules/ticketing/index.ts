@@ -1,4 +1,8 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { couponsRouter } from './coupons/coupons.router';
+import { organizerEventsRouter } from './events/events.router';
+import { eventSlotsRouter } from './slots/slots.router';
+import { ticketTypesRouter } from './ticket-types/ticket-types.router';
 import { mountCheckoutPage } from './checkout/checkout-page';
 import { cancelEventOrdersJob } from './event-cancel/cancel-event-orders.job';
 import { ticketingPaymentsRouter } from './payments.router';
@@ -10,7 +14,13 @@ import { ticketingPaymentsRouter } from './payments.router';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
-  routers: (ctx) => ({ ticketingPayments: ticketingPaymentsRouter(ctx) }),
+  routers: (ctx) => ({
+    organizerEvents: organizerEventsRouter(ctx),
+    ticketTypes: ticketTypesRouter(ctx),
+    eventSlots: eventSlotsRouter(ctx),
+    coupons: couponsRouter(ctx),
+    ticketingPayments: ticketingPaymentsRouter(ctx),
+  }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
   jobs: (ctx) => [cancelEventOrdersJob(ctx)],

@@ -56,3 +56,30 @@ export async function requirePermission(ctx: AppContext, tenantId: string, userI
     });
   }
 }
+
+/**
+ * Where a signed-in person's roles grant `permission` in one environment: `tenant` when their staff role does
+ * (every organization), else the ids of the organizations whose role does. Organization-scoped products
+ * (ticketing) filter their lists with it.
+ */
+export async function organizationsGranting(
+  ctx: AppContext,
+  scope: { tenantId: string; livemode: boolean },
+  userId: string,
+  permission: string,
+): Promise<{ tenant: boolean; organizations: string[]; memberOf: string[] }> {
+  const rows = await ctx.db
+    .selectFrom('members')
+    .leftJoin('organizations', 'organizations.id', 'members.organization_id')
+    .select(['members.organization_id', 'members.role', 'organizations.livemode'])
+    .where('members.tenant_id', '=', scope.tenantId)
+    .where('members.user_id', '=', userId)
+    .where('members.status', '=', 'active')
+    .execute();
+  const inEnvironment = rows.filter((r) => r.organization_id !== null && r.livemode === scope.livemode);
+  return {
+    tenant: rows.some((r) => r.organization_id === null && grantsOf(null, r.role).includes(permission)),
+    organizations: inEnvironment.filter((r) => grantsOf(r.organization_id, r.role).includes(permission)).map((r) => r.organization_id!),
+    memberOf: [...new Set(inEnvironment.map((r) => r.organization_id!))],
+  };
+}

@@ -1,0 +1,19 @@
+import { randomInt } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The slug a name gives: accents dropped, lower case, words joined by `-` (`event` when nothing is left). */
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return slug || 'event';
+}
+
+/** The slug with a random 5-character suffix, for a name whose slug is taken. */
+export const suffixed = (slug: string) => `${slug}-${Array.from({ length: 5 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
