@@ -16,7 +16,7 @@ export const ticketingEvents = defineEvents({
     description: 'Everything paid for an order was returned (a refund, or the event was cancelled): its seats are released, its tickets void and its stream access revoked.',
   },
   'events.event.cancelled': {
-    payload: ResourcePayloadSchema,
+    payload: TicketedEventSchema,
     description: 'An event was cancelled; its pending orders are cancelled and its paid ones refunded in full after it.',
   },
   'payments.payment.failed': {

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
+import { TicketedEventSchema } from './catalogue.schemas';
+import { EventParams, organizerRoute } from './organizer-events.contract';
 import {
   CheckoutSessionSchema,
   PayCheckoutSessionResultSchema,
@@ -14,9 +16,7 @@ import {
 const c = initContract();
 
 const publicRoute = access({ auth: 'public' });
-const writeEvents = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'events:write', product: 'events' });
-const refund = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'events:write', product: 'events', idempotency: 'required' });
-const readEvents = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'events:read', product: 'events' });
+const refund = { access: { ...organizerRoute('write').access, idempotency: 'required' as const } };
 const payLater = access({
   auth: 'tenant',
   credentials: ['secret', 'restricted', 'publishable', 'user', 'tenant-header'],
@@ -87,7 +87,7 @@ export const refundsContract = c.router(
       pathParams: IdParams,
       query: CursorPageQuerySchema,
       responses: { 200: cursorListOf(RefundSchema), ...errors, ...errorResponses(404) },
-      metadata: readEvents,
+      metadata: organizerRoute('read'),
     },
   },
   { strictStatusCodes: true },
@@ -132,10 +132,10 @@ export const eventCancelContract = c.router(
       description:
         'Marks the event `cancelled` (no more bookings) and emits `events.event.cancelled`; then a job cancels its pending orders and refunds its paid ones in full, ' +
         'each refund its own `re_` row. Cancelling again answers the event as it is. `{event}` is the slug or the uuid.',
-      pathParams: z.object({ event: z.string().max(255) }),
+      pathParams: EventParams,
       body: z.object({ reason: z.string().max(500).optional() }).optional(),
-      responses: { 200: dataOf(z.looseObject({ id: z.string(), status: z.string() })), ...errors, ...errorResponses(404, 409) },
-      metadata: writeEvents,
+      responses: { 200: dataOf(TicketedEventSchema), ...errors, ...errorResponses(404, 409) },
+      metadata: organizerRoute('write'),
     },
   },
   { strictStatusCodes: true },

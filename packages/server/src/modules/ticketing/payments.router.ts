@@ -5,7 +5,6 @@ import { actorOf } from '../../core/principal';
 import { retrieveSession } from './checkout/checkout-sessions.service';
 import { paySession } from './checkout/pay-session.service';
 import { cancelEvent } from './event-cancel/cancel-event.service';
-import { serializeEventRow } from './payments/order-port';
 import { payLater } from './pay-later/pay-later.service';
 import { createRefund, listOrderRefunds } from './refunds/refunds.service';
 
@@ -19,8 +18,8 @@ export const ticketingPaymentsRouter = (ctx: AppContext) =>
       paySession: async ({ params, body }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body) } }),
     },
     refunds: {
-      create: async ({ params, body, req }) => ({ status: 201, body: { data: await createRefund(ctx, actorOf(req).scope, params.id, body) } }),
-      list: async ({ params, query, req }) => ({ status: 200, body: await listOrderRefunds(ctx.db, actorOf(req).scope, params.id, query) }),
+      create: async ({ params, body, req }) => ({ status: 201, body: { data: await createRefund(ctx, actorOf(req), params.id, body) } }),
+      list: async ({ params, query, req }) => ({ status: 200, body: await listOrderRefunds(ctx, actorOf(req), params.id, query) }),
     },
     payLater: {
       payFixed: async ({ params, req }) => ({ status: 200, body: { data: await payLater(ctx, actorOf(req).scope, params.code, 'fixed') } }),
@@ -32,7 +31,7 @@ export const ticketingPaymentsRouter = (ctx: AppContext) =>
     eventCancel: {
       cancel: async ({ params, req }) => ({
         status: 200,
-        body: { data: await cancelEvent(ctx, actorOf(req).scope, params.event, serializeEventRow) },
+        body: { data: await cancelEvent(ctx, actorOf(req), params.event) },
       }),
     },
   });

@@ -32,7 +32,3 @@ export function orderObject(order: OrderRow): Record<string, unknown> {
   return { id: order.id, object: 'order', status: order.status };
 }
 
-/** The event as the organizer routes show it (the catalogue's serializer once merged). */
-export function serializeEventRow(row: { id: string; status: string; slug: string; name: string }) {
-  return { id: row.id, object: 'ticketed_event', slug: row.slug, name: row.name, status: row.status };
-}

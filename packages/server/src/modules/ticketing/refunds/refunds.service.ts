@@ -2,23 +2,26 @@ import type { CursorPageQuery, Refund } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
-import { scoped, type Scope } from '../../../core/scope';
+import { scoped } from '../../../core/scope';
+import { requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
 import type { Executor } from '../../../db/database';
 import { issueRefund } from './issue-refund';
 import { orderAfterRefund } from './order-after-refund';
 import { listRefunds, serializeRefund } from './refunds.repository';
 
-async function orderExists(db: Executor, scope: Scope, id: string) {
-  const found = isIdOf('order', id) && (await scoped(db, scope).selectFrom('orders').select('id').where('id', '=', id).executeTakeFirst());
-  if (!found) throw ApiError.notFound('order', id);
+/** The order, if the caller may reach it: a member needs the permission in the order's organization. */
+async function orderFor(ctx: AppContext, db: Executor, caller: OrganizerCaller, id: string, level: 'read' | 'write') {
+  const order = isIdOf('order', id) ? await scoped(db, caller.scope).selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
+  if (!order) throw ApiError.notFound('order', id);
+  await requireEventPermission(ctx, caller, order.organization_id, level);
+  return order;
 }
 
 /** `POST /v1/orders/{id}/refunds`: at most what is left to refund, settled at once by the simulator. */
-export async function createRefund(ctx: AppContext, scope: Scope, orderId: string, input: { amount?: number; reason?: string }): Promise<Refund> {
-  if (!isIdOf('order', orderId)) throw ApiError.notFound('order', orderId);
+export async function createRefund(ctx: AppContext, caller: OrganizerCaller, orderId: string, input: { amount?: number; reason?: string }): Promise<Refund> {
+  const { scope } = caller;
   return ctx.db.transaction().execute(async (trx) => {
-    const order = await scoped(trx, scope).selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
-    if (!order) throw ApiError.notFound('order', orderId);
+    const order = await orderFor(ctx, trx, caller, orderId, 'write');
     const refundable = order.amount_paid - order.amount_refunded;
     if ((order.status !== 'paid' && order.status !== 'partially_refunded') || refundable <= 0) {
       throw ApiError.of('order_not_refundable', { details: { status: order.status, refundable } });
@@ -32,7 +35,7 @@ export async function createRefund(ctx: AppContext, scope: Scope, orderId: strin
   });
 }
 
-export async function listOrderRefunds(db: Executor, scope: Scope, orderId: string, page: CursorPageQuery) {
-  await orderExists(db, scope, orderId);
-  return listRefunds(db, scope, orderId, page);
+export async function listOrderRefunds(ctx: AppContext, caller: OrganizerCaller, orderId: string, page: CursorPageQuery) {
+  await orderFor(ctx, ctx.db, caller, orderId, 'read');
+  return listRefunds(ctx.db, caller.scope, orderId, page);
 }
