@@ -124,7 +124,6 @@ export const ERROR_CATALOGUE = {
   TOO_MANY_REQUESTS: reduced('rate_limit_error', 429, 'The ticket was resent moments ago.'),
   // Limits and faults
   otp_attempts_exceeded: def('rate_limit_error', 429, 'Too many wrong codes: the code is burnt (5 tries), or the destination is locked for an hour (10 failures); retry after `Retry-After` seconds.'),
-  payments_unavailable: def('api_error', 503, 'Live mode has no payments provider configured, so nothing priced can be paid yet; test mode pays through the checkout simulator.'),
   channel_unavailable: def('api_error', 503, 'No provider is configured for this message channel in live mode, so the code cannot be sent.'),
   rate_limited: def('rate_limit_error', 429, 'Too many requests for this key; retry after `Retry-After` seconds.'),
   provider_unavailable: def('provider_error', 502, 'An upstream provider failed; retry with backoff.'),
