@@ -19,4 +19,8 @@ export * from './platform/webhook-endpoints.schemas';
 export * from './platform/webhook-endpoints.contract';
 export * from './platform/event-log.contract';
 export * from './ticketing';
+export * from './ticketing/orders.schemas';
+export * from './ticketing/booking.contract';
+export * from './ticketing/orders.contract';
+export * from './ticketing/tickets.contract';
 export * from './router';

@@ -12,6 +12,9 @@ import { organizationsContract } from './organizations/organizations.contract';
 import { organizerEventsContract } from './ticketing/organizer-events.contract';
 import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
 import { ticketingPaymentsContract } from './ticketing/payments.contract';
+import { bookingContract } from './ticketing/booking.contract';
+import { ordersContract } from './ticketing/orders.contract';
+import { ticketsContract } from './ticketing/tickets.contract';
 
 const c = initContract();
 
@@ -32,5 +35,8 @@ export const contract = c.router({
   eventSlots: eventSlotsContract,
   coupons: couponsContract,
   ticketingPayments: ticketingPaymentsContract,
+  booking: bookingContract,
+  orders: ordersContract,
+  tickets: ticketsContract,
 });
 export type Contract = typeof contract;

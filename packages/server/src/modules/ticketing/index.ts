@@ -6,6 +6,10 @@ import { ticketTypesRouter } from './ticket-types/ticket-types.router';
 import { mountCheckoutPage } from './checkout/checkout-page';
 import { cancelEventOrdersJob } from './event-cancel/cancel-event-orders.job';
 import { ticketingPaymentsRouter } from './payments.router';
+import { bookingRouter } from './booking/booking.router';
+import { orderExpiryJobs } from './orders/expire-orders.job';
+import { ordersRouter } from './orders/orders.router';
+import { ticketsRouter } from './tickets/tickets.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -19,9 +23,12 @@ export const ticketingModule: ModuleDefinition = {
     ticketTypes: ticketTypesRouter(ctx),
     eventSlots: eventSlotsRouter(ctx),
     coupons: couponsRouter(ctx),
+    booking: bookingRouter(ctx),
+    orders: ordersRouter(ctx),
+    tickets: ticketsRouter(ctx),
     ticketingPayments: ticketingPaymentsRouter(ctx),
   }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
-  jobs: (ctx) => [cancelEventOrdersJob(ctx)],
+  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx)],
 };

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+export const ORDER_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded'] as const;
+export const TICKET_STATUSES = ['pending_payment', 'valid', 'void'] as const;
+
+export const AttendeeSchema = z.object({
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  extra_data: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * A ticket. `secret` (32 characters, for scanning) is shown only to its holder (`GET /v1/attendee/tickets`)
+ * and in the ticket message; everywhere else it is `null`.
+ */
+export const TicketSchema = z
+  .object({
+    id: z.string().describe('Starts `tkt_`.'),
+    object: z.literal('ticket'),
+    livemode: z.boolean(),
+    order: z.string().describe('The `ord_` id.'),
+    order_code: z.string(),
+    event: z.string().describe('The event\'s uuid.'),
+    ticket_type: z.string(),
+    event_slot: z.string().nullable(),
+    status: z.enum(TICKET_STATUSES),
+    attendee: AttendeeSchema,
+    customer: z.string().nullable().describe('The attendee\'s `cus_` id once the order is paid.'),
+    secret: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Ticket' });
+export type Ticket = z.infer<typeof TicketSchema>;
+
+/** An attendee of an order, with their ticket (without its secret). */
+export const OrderAttendeeSchema = AttendeeSchema.extend({
+  ticket: z.object({ id: z.string(), status: z.enum(TICKET_STATUSES) }),
+});
+
+/** An order (the spec's booking). Amounts are integers in the currency's minor unit. */
+export const OrderSchema = z
+  .object({
+    id: z.string().describe('Starts `ord_`.'),
+    object: z.literal('order'),
+    livemode: z.boolean(),
+    code: z.string().describe('8 characters; the booking code the buyer sees.'),
+    status: z.enum(ORDER_STATUSES),
+    event: z.string().describe('The event\'s uuid.'),
+    ticket_type: z.string(),
+    event_slot: z.string().nullable(),
+    quantity: z.number().int(),
+    amount_total: z.number().int(),
+    amount_discount: z.number().int(),
+    amount_paid: z.number().int(),
+    amount_refunded: z.number().int(),
+    amount_due: z.number().int(),
+    currency: z.string(),
+    coupon: z.string().nullable().describe('The coupon code applied.'),
+    buyer: z.object({ name: z.string().nullable(), email: z.string().nullable(), phone: z.string().nullable() }),
+    customer: z.string().nullable().describe('The buyer\'s `cus_` id when signed in.'),
+    attendees: z.array(OrderAttendeeSchema),
+    expires_at: z.string().nullable(),
+    pay_later: z.boolean(),
+    redirect_url: z.string().nullable(),
+    external_id: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    paid_at: z.string().nullable(),
+    cancelled_at: z.string().nullable(),
+    expired_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Order' });
+export type Order = z.infer<typeof OrderSchema>;

@@ -1,0 +1,52 @@
+import type { Transaction } from 'kysely';
+import type { DB } from '../../../db/schema';
+import type { SecretBox } from '../../../core/secret-box';
+import type { Scope } from '../../../core/scope';
+import { writeMessage } from '../../identity';
+import type { EventRow, TicketTypeRow } from '../booking/catalogue-reads';
+import { openTicketSecret } from '../tickets/tickets.serializer';
+import type { TicketRow } from '../tickets/ticket-rows.service';
+import type { OrderRow } from './orders.repository';
+
+const contactOf = (email: string | null, phone: string | null) =>
+  email ? { channel: 'email' as const, to: email } : phone ? { channel: 'sms' as const, to: phone } : null;
+
+const money = (amount: number, currency: string) => `${currency} ${(amount / 100).toFixed(2)}`;
+
+/**
+ * Through the outbox, in the paying transaction: each attendee's ticket (with its scanning secret, so the
+ * message is sensitive) and the buyer's receipt. An attendee without email or phone gets theirs through the buyer.
+ */
+export async function writePaidOrderMessages(
+  trx: Transaction<DB>,
+  scope: Scope,
+  secrets: SecretBox,
+  order: OrderRow,
+  tickets: readonly TicketRow[],
+  event: EventRow,
+  ticketType: TicketTypeRow,
+): Promise<void> {
+  const buyer = contactOf(order.buyer_email, order.buyer_phone);
+  for (const ticket of tickets) {
+    const to = contactOf(ticket.email, ticket.phone) ?? buyer;
+    if (!to) continue;
+    const name = [ticket.first_name, ticket.last_name].filter(Boolean).join(' ');
+    await writeMessage(trx, scope, {
+      ...to,
+      template: 'ticket',
+      subject: `Your ticket for ${event.name}`,
+      body: `${name ? `${name}, here` : 'Here'} is your ${ticketType.name} ticket for ${event.name} (booking ${order.code}). Ticket code: ${openTicketSecret(secrets, ticket)}`,
+      sensitive: true,
+      related: [order.id, ticket.id],
+    });
+  }
+  if (buyer) {
+    await writeMessage(trx, scope, {
+      ...buyer,
+      template: 'order_receipt',
+      subject: `Receipt for booking ${order.code}`,
+      body: `Booking ${order.code}: ${order.quantity} × ${ticketType.name} for ${event.name}. Paid ${money(order.amount_paid, order.currency)}.`,
+      related: [order.id],
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { CursorPageQuery } from '@svc/contract';
+import { paginate } from '../../../core/pagination';
+import { scoped, type Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { OrdersTable, OrderStatus } from '../../../db/ticketing.schema';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrder = Omit<Insertable<OrdersTable>, 'tenant_id' | 'livemode'>;
+
+export async function insertOrder(db: Executor, scope: Scope, order: NewOrder): Promise<OrderRow> {
+  return scoped(db, scope).insertInto('orders', order).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findOrder(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}) {
+  let q = scoped(db, scope).selectFrom('orders').selectAll().where('id', '=', id);
+  if (opts.forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export const findOrderBy = (db: Executor, scope: Scope, column: 'code' | 'external_id', value: string) =>
+  scoped(db, scope).selectFrom('orders').selectAll().where(column, '=', value).executeTakeFirst();
+
+/**
+ * One conditional update: the order changes only while it is in one of `from` (and matches `where`), so of
+ * two racing transitions exactly one gets the row back.
+ */
+export async function transitionOrder(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  where: { status?: readonly OrderStatus[]; seats_state?: OrderRow['seats_state']; coupon_state?: NonNullable<OrderRow['coupon_state']> },
+  changes: Updateable<OrdersTable>,
+): Promise<OrderRow | undefined> {
+  let q = scoped(db, scope).updateTable('orders').set({ ...changes, updated_at: new Date() }).where('id', '=', id);
+  if (where.status) q = q.where('status', 'in', where.status);
+  if (where.seats_state) q = q.where('seats_state', '=', where.seats_state);
+  if (where.coupon_state) q = q.where('coupon_state', '=', where.coupon_state);
+  return q.returningAll().executeTakeFirst();
+}
+
+export interface OrderFilters {
+  eventId?: string;
+  status?: OrderStatus;
+  customer?: string;
+  created?: { gt?: string; gte?: string; lt?: string; lte?: string };
+}
+
+export async function listOrders(db: Executor, scope: Scope, filters: OrderFilters, page: CursorPageQuery) {
+  let q = scoped(db, scope).selectFrom('orders').selectAll();
+  if (filters.eventId) q = q.where('event_id', '=', filters.eventId);
+  if (filters.status) q = q.where('status', '=', filters.status);
+  if (filters.customer) q = q.where('customer_id', '=', filters.customer);
+  const c = filters.created;
+  if (c?.gt) q = q.where('created_at', '>', new Date(c.gt));
+  if (c?.gte) q = q.where('created_at', '>=', new Date(c.gte));
+  if (c?.lt) q = q.where('created_at', '<', new Date(c.lt));
+  if (c?.lte) q = q.where('created_at', '<=', new Date(c.lte));
+  return paginate(q, 'orders.id', page);
+}
+
+/** Pending orders whose hold has run out, oldest first: the sweep's work. */
+export const duePendingOrders = (db: Executor, now: Date, limit: number) =>
+  db
+    .selectFrom('orders')
+    .select(['id', 'tenant_id', 'livemode'])
+    .where('status', '=', 'pending')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .execute();

@@ -1,0 +1,84 @@
+import type { CursorPageQuery, Order } from '@svc/contract';
+import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import { emitEvent } from '../../../core/events/emit-event';
+import { isIdOf } from '../../../core/ids';
+import type { Scope } from '../../../core/scope';
+import type { OrderStatus } from '../../../db/ticketing.schema';
+import { findEventByRef } from '../booking/catalogue-reads';
+import { nowOf, releaseOrder } from './order-transitions';
+import * as repo from './orders.repository';
+import { presentOrder, presentOrders } from './orders.serializer';
+
+async function getRow(ctx: Pick<AppContext, 'db'>, scope: Scope, id: string) {
+  const row = isIdOf('order', id) ? await repo.findOrder(ctx.db, scope, id) : undefined;
+  if (!row) throw ApiError.notFound('order', id);
+  return row;
+}
+
+export const getOrder = async (ctx: Pick<AppContext, 'db'>, scope: Scope, id: string) => presentOrder(ctx.db, scope, await getRow(ctx, scope, id));
+
+export async function getOrderByExternalId(ctx: Pick<AppContext, 'db'>, scope: Scope, externalId: string): Promise<Order> {
+  const row = await repo.findOrderBy(ctx.db, scope, 'external_id', externalId);
+  if (!row) throw ApiError.notFound('order with external_id', externalId);
+  return presentOrder(ctx.db, scope, row);
+}
+
+export interface ListOrdersQuery {
+  event?: string;
+  status?: OrderStatus;
+  customer?: string;
+  created?: repo.OrderFilters['created'];
+}
+
+export async function listOrders(ctx: Pick<AppContext, 'db'>, scope: Scope, query: ListOrdersQuery, page: CursorPageQuery) {
+  let eventId: string | undefined;
+  if (query.event) {
+    const event = await findEventByRef(ctx.db, scope, query.event);
+    // An unknown event filters to nothing, as any other filter value that matches nothing.
+    eventId = event?.id ?? '00000000-0000-0000-0000-000000000000';
+  }
+  const result = await repo.listOrders(ctx.db, scope, { eventId, status: query.status, customer: query.customer, created: query.created }, page);
+  return { ...result, data: await presentOrders(ctx.db, scope, result.data) };
+}
+
+const invalidState = (status: string, action: string) =>
+  ApiError.of('INVALID_STATE', { message: `A ${status} order cannot be ${action}; only a pending order can.` });
+
+/**
+ * Ends a pending order (cancel, or expire once `expires_at` has passed; `force` expires it now): one conditional
+ * update on its status decides, then its seats, coupon use and tickets are released and the event recorded.
+ * Answers `null` when the order was not pending (or not yet due).
+ */
+async function endPendingOrder(ctx: AppContext, scope: Scope, id: string, to: 'expired' | 'cancelled', force = false): Promise<Order | null> {
+  const now = nowOf(ctx);
+  return ctx.db.transaction().execute(async (trx) => {
+    const before = await repo.findOrder(trx, scope, id, { forUpdate: true });
+    if (!before || before.status !== 'pending') return null;
+    if (to === 'expired' && !force && (!before.expires_at || before.expires_at.getTime() > now.getTime())) return null;
+    await repo.transitionOrder(trx, scope, id, { status: ['pending'] }, to === 'expired' ? { status: 'expired', expired_at: now } : { status: 'cancelled', cancelled_at: now });
+    const released = await releaseOrder(trx, ctx, scope, id);
+    await trx.updateTable('checkout_sessions').set({ status: 'expired' }).where('order_id', '=', id).where('status', '=', 'open').execute();
+    const order = await presentOrder(trx, scope, released);
+    await emitEvent(trx, scope, { type: `events.order.${to}`, subject: id, object: order, previousAttributes: { status: 'pending' } });
+    return order;
+  });
+}
+
+export async function cancelOrder(ctx: AppContext, scope: Scope, id: string): Promise<Order> {
+  const row = await getRow(ctx, scope, id);
+  const order = await endPendingOrder(ctx, scope, id, 'cancelled');
+  if (!order) throw invalidState((await repo.findOrder(ctx.db, scope, id))?.status ?? row.status, 'cancelled');
+  return order;
+}
+
+/** The test helper: expires a pending order now, as its `expires_at` would. */
+export async function expireOrderNow(ctx: AppContext, scope: Scope, id: string): Promise<Order> {
+  const row = await getRow(ctx, scope, id);
+  const order = await endPendingOrder(ctx, scope, id, 'expired', true);
+  if (!order) throw invalidState((await repo.findOrder(ctx.db, scope, id))?.status ?? row.status, 'expired');
+  return order;
+}
+
+/** Expires the order if it is still pending and due; safe to run twice (the job and the sweep). */
+export const expireOrderIfDue = (ctx: AppContext, scope: Scope, id: string) => endPendingOrder(ctx, scope, id, 'expired');

@@ -1,0 +1,48 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { CursorPageQuery } from '@svc/contract';
+import { paginate } from '../../../core/pagination';
+import { scoped, type Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { TicketsTable } from '../../../db/ticketing.schema';
+
+export type TicketRow = Selectable<TicketsTable>;
+export type NewTicket = Omit<Insertable<TicketsTable>, 'tenant_id' | 'livemode'>;
+
+export async function insertTickets(db: Executor, scope: Scope, tickets: readonly NewTicket[]): Promise<TicketRow[]> {
+  if (tickets.length === 0) return [];
+  return db
+    .insertInto('tickets')
+    .values(tickets.map((t) => ({ ...t, tenant_id: scope.tenantId, livemode: scope.livemode })))
+    .returningAll()
+    .execute();
+}
+
+export async function ticketsOfOrders(db: Executor, scope: Scope, orderIds: readonly string[]): Promise<TicketRow[]> {
+  if (orderIds.length === 0) return [];
+  return scoped(db, scope).selectFrom('tickets').selectAll().where('order_id', 'in', orderIds).orderBy('order_id').orderBy('position').execute();
+}
+
+export async function setTicketStatus(db: Executor, scope: Scope, orderId: string, from: readonly TicketRow['status'][], to: TicketRow['status']) {
+  return scoped(db, scope)
+    .updateTable('tickets')
+    .set({ status: to, updated_at: new Date() })
+    .where('order_id', '=', orderId)
+    .where('status', 'in', from)
+    .returningAll()
+    .execute();
+}
+
+export async function setTicketHolder(db: Executor, scope: Scope, id: string, customerId: string, entitlementId: string | null) {
+  await scoped(db, scope).updateTable('tickets').set({ customer_id: customerId, entitlement_id: entitlementId, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** The tickets a customer holds (as attendee) or bought, newest first. */
+export async function ticketsOfCustomer(db: Executor, scope: Scope, customerId: string, page: CursorPageQuery) {
+  const q = scoped(db, scope)
+    .selectFrom('tickets')
+    .innerJoin('orders', 'orders.id', 'tickets.order_id')
+    .selectAll('tickets')
+    .select('orders.code as order_code')
+    .where((eb) => eb.or([eb('tickets.customer_id', '=', customerId), eb('orders.customer_id', '=', customerId)]));
+  return paginate(q, 'tickets.id', page);
+}
