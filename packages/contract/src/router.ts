@@ -18,8 +18,8 @@ import { ticketsContract } from './ticketing/tickets.contract';
 
 const c = initContract();
 
-/** The whole API. Each product adds its router here. */
-export const contract = c.router({
+/** Every contract group. Each product adds its router here, and its type to `ContractGroups` below. */
+const groups = {
   platform: platformContract,
   keys: keysContract,
   operator: operatorContract,
@@ -38,5 +38,33 @@ export const contract = c.router({
   booking: bookingContract,
   orders: ordersContract,
   tickets: ticketsContract,
-});
+};
+
+/**
+ * The groups' types, spelled out: the inferred type of `c.router` over every group grew past what the
+ * compiler will write into a declaration file (TS7056).
+ */
+export type ContractGroups = {
+  platform: typeof platformContract;
+  keys: typeof keysContract;
+  operator: typeof operatorContract;
+  webhookEndpoints: typeof webhookEndpointsContract;
+  eventLog: typeof eventLogContract;
+  streams: typeof streamsContract;
+  access: typeof accessContract;
+  identity: typeof identityContract;
+  customers: typeof customersContract;
+  organizations: typeof organizationsContract;
+  organizerEvents: typeof organizerEventsContract;
+  ticketTypes: typeof ticketTypesContract;
+  eventSlots: typeof eventSlotsContract;
+  coupons: typeof couponsContract;
+  ticketingPayments: typeof ticketingPaymentsContract;
+  booking: typeof bookingContract;
+  orders: typeof ordersContract;
+  tickets: typeof ticketsContract;
+};
+
+/** The whole API. */
+export const contract: ContractGroups = c.router(groups);
 export type Contract = typeof contract;
