@@ -100,7 +100,7 @@ export const ERROR_CATALOGUE = {
   entitlement_revoked: def('invalid_request_error', 409, 'The repeated grant matches a revoked entitlement; use a new `source_ref`.'),
   ticket_type_sold_out: def('invalid_request_error', 409, 'The ticket type is sold out; `param` names the field.'),
   checkout_session_complete: def('invalid_request_error', 409, 'The checkout session was already paid.'),
-  checkout_session_expired: def('invalid_request_error', 409, 'The checkout session was replaced by a newer one for the same order; pay at the newest.'),
+  checkout_session_expired: def('invalid_request_error', 409, 'The checkout session is no longer open: a newer one replaced it (pay-later), or its order ended.'),
   order_not_payable: def('invalid_request_error', 409, 'The order cannot take a payment: it is cancelled or refunded, or its event was cancelled.'),
   order_not_refundable: def('invalid_request_error', 409, 'Only a `paid` or `partially_refunded` order can be refunded.'),
   refund_amount_too_large: def('invalid_request_error', 422, 'The refund is more than what is left to refund (`amount_paid - amount_refunded`); `details.refundable` says how much is.'),

@@ -1,6 +1,6 @@
 import type { Express, Response } from 'express';
 import type { AppContext } from '../../../core/context';
-import { isIdOf } from '../../../core/ids';
+import { isCheckoutSessionId } from '../booking/checkout-sessions';
 import { findTestSession } from './checkout-sessions.repository';
 import { CHECKOUT_SCRIPT } from './checkout-page.script';
 
@@ -63,7 +63,7 @@ export function mountCheckoutPage(app: Express, ctx: AppContext): void {
   app.get('/checkout/:id', async (req, res, next) => {
     try {
       const id = req.params.id;
-      const session = isIdOf('checkout_session', id) ? await findTestSession(ctx.db, id) : undefined;
+      const session = isCheckoutSessionId(id) ? await findTestSession(ctx.db, id) : undefined;
       if (!session) return void secure(res).status(404).type('html').send(notFound);
       secure(res).type('html').send(checkoutPage(session.id));
     } catch (err) {

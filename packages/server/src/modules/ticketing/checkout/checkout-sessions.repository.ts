@@ -1,8 +1,9 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { CheckoutSession } from '@svc/contract';
-import { isIdOf, newId } from '../../../core/ids';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import { checkoutUrl, insertCheckoutSession, isCheckoutSessionId } from '../booking/checkout-sessions';
 import type { CheckoutSessionsTable } from '../../../db/ticketing.schema';
 
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
@@ -12,7 +13,7 @@ export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
  * sessions are paid at the provider's own page, so the simulator does not know them.
  */
 export async function findTestSession(db: Executor, id: string): Promise<CheckoutSessionRow | undefined> {
-  if (!isIdOf('checkout_session', id)) return undefined;
+  if (!isCheckoutSessionId(id)) return undefined;
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('livemode', '=', false).executeTakeFirst();
 }
 
@@ -56,27 +57,16 @@ export async function describeSession(db: Executor, session: CheckoutSessionRow,
   };
 }
 
-export const checkoutUrl = (baseUrl: string, id: string) => `${baseUrl}/checkout/${id}`;
 
 /**
- * A new session for `amount` of an order; any open one of the same order is marked `expired` first, so an
- * order has one payable session at a time.
+ * A new session for `amount` of an order (made as booking makes its own); any open one of the same order is
+ * marked `expired` first, so an order has one payable session at a time.
  */
 export async function openSession(
-  db: Executor,
+  trx: Transaction<DB>,
   scope: Scope,
   s: { orderId: string; amount: number; currency: string; redirectUrl: string | null; expiresAt: Date },
-): Promise<CheckoutSessionRow> {
-  await scoped(db, scope).updateTable('checkout_sessions').set({ status: 'expired' }).where('order_id', '=', s.orderId).where('status', '=', 'open').execute();
-  return scoped(db, scope)
-    .insertInto('checkout_sessions', {
-      id: newId('checkout_session'),
-      order_id: s.orderId,
-      amount: s.amount,
-      currency: s.currency,
-      redirect_url: s.redirectUrl,
-      expires_at: s.expiresAt,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+): Promise<string> {
+  await scoped(trx, scope).updateTable('checkout_sessions').set({ status: 'expired' }).where('order_id', '=', s.orderId).where('status', '=', 'open').execute();
+  return insertCheckoutSession(trx, scope, s);
 }

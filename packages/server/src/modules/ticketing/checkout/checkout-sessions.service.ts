@@ -4,7 +4,8 @@ import { ApiError } from '../../../core/errors';
 import { describeSession, findTestSession } from './checkout-sessions.repository';
 
 // Pay-later opens sessions for its payments and links to their page.
-export { checkoutUrl, openSession } from './checkout-sessions.repository';
+export { openSession } from './checkout-sessions.repository';
+export { checkoutUrl } from '../booking/checkout-sessions';
 
 /** `GET /v1/checkout/sessions/{id}`: what the checkout page shows. */
 export async function retrieveSession(ctx: AppContext, id: string): Promise<CheckoutSession> {

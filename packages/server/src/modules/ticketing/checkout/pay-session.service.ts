@@ -47,11 +47,14 @@ export async function paySession(ctx: AppContext, id: string, input: PayInput): 
   return ctx.db.transaction().execute(async (trx) => {
     // The order's lock orders every payment of one order; the session's conditional update still decides.
     const order = await trx.selectFrom('orders').selectAll().where('id', '=', session.order_id).forUpdate().executeTakeFirstOrThrow();
-    await claimSession(trx, session, order, outcome);
     const event = await trx.selectFrom('ticketed_events').select('status').where('id', '=', order.event_id).executeTakeFirstOrThrow();
-    if ((order.status !== 'pending' && order.status !== 'expired') || event.status === 'cancelled') {
+    const ended = order.status !== 'pending' && order.status !== 'expired';
+    // A paid order's session says so; any other ended order (or a cancelled event) cannot be paid at all.
+    if ((ended && order.status !== 'paid') || event.status === 'cancelled') {
       throw ApiError.of('order_not_payable', { details: { status: order.status, event_status: event.status } });
     }
+    await claimSession(trx, session, order, outcome);
+    if (ended) throw ApiError.of('order_not_payable', { details: { status: order.status, event_status: event.status } });
     const row = await recordPayment(trx, scope, {
       orderId: order.id,
       checkoutSessionId: session.id,

@@ -1,29 +1,44 @@
 import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import { emitEvent } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
-import { cancelOrderFor, releaseOrderFor } from '../payments/order-port';
+import { cancelOrder } from '../orders/orders.service';
+import { orderObject, releaseOrderAs } from '../payments/order-port';
 import { issueRefund } from '../refunds/issue-refund';
 import { orderAfterRefund } from '../refunds/order-after-refund';
 
 export const EVENT_CANCELLED_REASON = 'event_cancelled';
 
+/** A pending order is cancelled as `POST /v1/orders/{id}/cancel` does; one paid meanwhile is refunded instead. */
+async function cancelPending(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
+  try {
+    await cancelOrder(ctx, scope, orderId);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'INVALID_STATE') return refundPaid(ctx, scope, orderId);
+    throw err;
+  }
+}
+
 /**
- * One order of a cancelled event, under its row lock: a pending order is cancelled; a paid one is refunded
- * in full (its own `re_` row) and released. A refund the network refused is not tried again by the job: the
- * order stays paid with its failed refund for the organizer to settle.
+ * A paid order of a cancelled event, under its row lock: refunded in full (its own `re_` row) and released;
+ * a free one is cancelled and released. A refund the network refused is not tried again by the job: the order
+ * stays paid with its failed refund for the organizer to settle.
  */
-export async function settleOrderOfCancelledEvent(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
+async function refundPaid(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
     const order = await scoped(trx, scope).selectFrom('orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
-    if (!order) return false;
-    if (order.status === 'pending') {
-      await cancelOrderFor(trx, ctx, scope, order);
-      return true;
-    }
-    if (order.status !== 'paid' && order.status !== 'partially_refunded') return false;
+    if (!order || (order.status !== 'paid' && order.status !== 'partially_refunded')) return false;
     const refundable = order.amount_paid - order.amount_refunded;
     if (refundable <= 0) {
-      // A free order: nothing goes back; it is cancelled and released.
-      await releaseOrderFor(trx, ctx, scope, order, 'cancelled');
+      const released = await releaseOrderAs(trx, ctx, scope, order, 'cancelled');
+      if (!released) return false;
+      await emitEvent(trx, scope, {
+        type: 'events.order.cancelled',
+        subject: order.id,
+        object: await orderObject(trx, scope, released),
+        previousAttributes: { status: order.status },
+      });
       return true;
     }
     const triedBefore = await scoped(trx, scope)
@@ -38,4 +53,11 @@ export async function settleOrderOfCancelledEvent(ctx: AppContext, scope: Scope,
     if (issued.refund.status === 'succeeded') await orderAfterRefund(trx, ctx, scope, issued.order);
     return issued.refund.status === 'succeeded';
   });
+}
+
+/** One order of a cancelled event: pending ones are cancelled, paid ones refunded in full. */
+export async function settleOrderOfCancelledEvent(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
+  const order = await scoped(ctx.db, scope).selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirst();
+  if (order?.status === 'pending') return cancelPending(ctx, scope, orderId);
+  return refundPaid(ctx, scope, orderId);
 }

@@ -43,13 +43,13 @@ export async function payLater(ctx: AppContext, scope: Scope, code: string, mode
     }
     // Live mode takes payments at a provider; none is wired in yet (the same answer as a priced live booking).
     if (scope.livemode) throw ApiError.of('payments_unavailable');
-    const session = await openSession(trx, scope, {
+    const sessionId = await openSession(trx, scope, {
       orderId: order.id,
       amount: charge,
       currency: order.currency,
       redirectUrl: order.redirect_url,
       expiresAt: order.expires_at ?? new Date(Date.now() + SESSION_MINUTES * 60_000),
     });
-    return { status: order.status, paid: false, amount_due: due, payment: checkoutUrl(ctx.config.baseUrl, session.id) };
+    return { status: order.status, paid: false, amount_due: due, payment: checkoutUrl(ctx.config.baseUrl, sessionId) };
   });
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context';
 import { emitEvent } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
-import { orderObject, releaseOrderFor, type OrderRow } from '../payments/order-port';
+import { orderObject, releaseOrderAs, type OrderRow } from '../payments/order-port';
 
 /**
  * Moves a paid order after money went back: `refunded` once everything paid was returned (seats, coupon
@@ -12,11 +12,12 @@ import { orderObject, releaseOrderFor, type OrderRow } from '../payments/order-p
 export async function orderAfterRefund(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow): Promise<OrderRow> {
   if (order.status !== 'paid' && order.status !== 'partially_refunded') return order;
   if (order.amount_refunded >= order.amount_paid) {
-    const released = await releaseOrderFor(trx, ctx, scope, order, 'refunded');
+    const released = await releaseOrderAs(trx, ctx, scope, order, 'refunded');
+    if (!released) return order;
     await emitEvent(trx, scope, {
       type: 'events.order.refunded',
       subject: released.id,
-      object: orderObject(released),
+      object: await orderObject(trx, scope, released),
       previousAttributes: { status: order.status },
     });
     return released;
