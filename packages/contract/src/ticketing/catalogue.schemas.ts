@@ -3,7 +3,8 @@ import { EntitlementLimitsSchema } from '../access/entitlements.schemas';
 import { MetadataSchema } from '../common/metadata';
 
 /** Amounts are integers in the currency's minor unit (Stripe style). */
-const Amount = z.number().int().min(0).max(1_000_000_000_000);
+// The columns are 32-bit integers: 2,000,000,000 minor units (20 million in a two-decimal currency) is the ceiling.
+const Amount = z.number().int().min(0).max(2_000_000_000);
 const Count = z.number().int().min(0).max(10_000_000);
 const Instant = z.iso.datetime({ offset: true });
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -197,7 +198,7 @@ export const CouponSchema = z
 const couponFields = {
   code: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'Letters, digits, `_` and `-`, at most 40.'),
   discount_type: z.enum(DISCOUNT_TYPES),
-  value: z.number().int().min(1).max(1_000_000_000_000),
+  value: z.number().int().min(1).max(2_000_000_000),
   ticket_type_ids: z.array(z.uuid()).min(1).max(100).nullable().optional(),
   max_uses: Count.nullable().optional(),
   valid_from: Instant.nullable().optional(),

@@ -103,7 +103,10 @@ export function responseShape(response: unknown): ResponseShape | undefined {
   const data = response.shape.data as z.ZodType | undefined;
   if (!data) return undefined;
   const list = data instanceof z.ZodArray;
-  const item = (list ? (data as z.ZodArray).element : data) as z.ZodType;
+  const answered = (list ? (data as z.ZodArray).element : data) as z.ZodType;
+  // A route answering one of several objects (`/v1/events`: a log entry, or a ticketed event for publishable
+  // keys) is mocked as its first, the one the SDK's key callers get.
+  const item = answered instanceof z.ZodUnion ? ((answered.options as z.ZodType[])[0] as z.ZodType) : answered;
   const objectField = item instanceof z.ZodObject ? (item.shape.object as z.ZodType | undefined) : undefined;
   const object = objectField && defOf(objectField).type === 'literal' ? String((defOf(objectField).values as unknown[])[0]) : undefined;
   return { item, list, object };

@@ -130,11 +130,16 @@ describe('access and isolation', () => {
   });
 
   it('takes secret keys and restricted keys with platform:read', async () => {
-    const { keys, key } = await tenantWithEvents();
+    const { keys, key, e } = await tenantWithEvents();
     const rk = async (scopes: string[]) => (await t.http().post('/v1/keys').set(bearer(key)).send({ type: 'restricted', scopes })).body.data.secret as string;
     expect((await list(await rk(['platform:read']))).status).toBe(200);
     expect((await list(await rk(['streams:read']))).body.error.code).toBe('missing_scope');
-    expect((await t.http().get('/v1/events').set({ 'svc-publishable-key': keys.test.publishable })).body.error.code).toBe('insufficient_permissions');
+    // A publishable key reads the public listing of ticketed events on the same path, never the log.
+    const publicList = await t.http().get('/v1/events').set({ 'svc-publishable-key': keys.test.publishable });
+    expect(publicList.status).toBe(200);
+    expect(publicList.body.data).toEqual([]);
+    expect((await t.http().get(`/v1/events/${e.ready.id}`).set({ 'svc-publishable-key': keys.test.publishable })).body.error.code).toBe('insufficient_permissions');
+    expect((await list(await rk(['events:read']))).body.error.code).toBe('missing_scope');
     expect((await t.http().get('/v1/events')).status).toBe(401);
   });
 });

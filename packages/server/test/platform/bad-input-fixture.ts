@@ -148,6 +148,12 @@ export function useBadInputServer(): void {
     fx.real.upl = upload.id;
     fx.uploadToken = new URL(upload.url).searchParams.get('token')!;
     fx.real.psk = (await call('POST', '/v1/streams/signing_keys', {})).id;
+    // A published ticketed event (uuid id) for the `{event}` parameter of the ticketing routes.
+    fx.real.org = (await call('POST', '/v1/organizations', { name: 'Fuzz', handle: 'fuzz_org', kind: 'brand' })).id;
+    const ticketed = await call('POST', '/v1/organizer/events', { organization: fx.real.org, name: 'Fuzz', starts_at: '2030-01-01T18:00:00Z', ends_at: '2030-01-01T20:00:00Z' });
+    fx.real.ticketed_event = ticketed.id;
+    await call('POST', `/v1/organizer/events/${ticketed.id}/ticket_types`, { name: 'GA', pricing_mode: 'fixed', price: 100 });
+    await call('POST', `/v1/organizer/events/${ticketed.id}/publish`);
     fx.real.whe = (await call('POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:4999/hooks', enabled_events: ['*'], external_id: 'fuzz-external' })).id;
     fx.real.key = (await call('POST', '/v1/keys', { type: 'publishable', name: 'fuzz', external_id: 'fuzz-external' })).id;
     const tokenKey = await call('POST', '/v1/access/customer_token_keys', { name: 'fuzz' });

@@ -40,6 +40,7 @@ export function fill(path: string, value?: string): string {
     if (value !== undefined) return value;
     if (name === 'external_id') return 'fuzz-external';
     if (name === 'segment') return '0';
+    if (name === 'event') return fx.real.ticketed_event ?? 'x';
     const upTo = path.slice(0, offset + whole.length);
     const type = PARAM_TYPES.filter(([re]) => re.test(upTo)).map(([, type]) => type).pop();
     return (type && fx.real[ID_PREFIXES[type]]) ?? (type ? newId(type) : 'x');
@@ -101,6 +102,8 @@ function baseBody(route: AppRoute): Record<string, unknown> {
     'POST /v1/access/sessions': { customer: 'viewer-1', resource: fx.real.ls, device_id: 'device-1' },
     'POST /v1/streams/playback_tokens': { customer: 'viewer-1', resource: fx.real.ls, device_id: 'device-1' },
     'POST /v1/access/sessions/:id/heartbeat': { customer: 'viewer-1' },
+    'POST /v1/organizer/events': { organization: fx.real.org, name: 'Fuzz', starts_at: '2030-02-01T18:00:00Z', ends_at: '2030-02-01T20:00:00Z' },
+    'POST /v1/organizer/events/:event/ticket_types': { name: 'GA', pricing_mode: 'fixed', price: 100 },
   };
   return overrides[key] ?? ((sample(bodySchema(route)) as Record<string, unknown>) ?? {});
 }

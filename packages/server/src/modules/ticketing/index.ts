@@ -32,3 +32,7 @@ export const ticketingModule: ModuleDefinition = {
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
   jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx)],
 };
+
+// The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
+export { listPublicEvents, showPublicEvent, type PublicTicketedEvent } from './public/public-events.service';
+export type { Visitor } from './public/page-views';

@@ -129,3 +129,13 @@ export async function updateEvent(ctx: AppContext, caller: OrganizerCaller, ref:
     throw slugConflict(err);
   }
 }
+
+/** A published event by slug or uuid (public reads). */
+export const findPublishedEventRow = (db: Executor, scope: Scope, ref: string) => findEventRow(db, scope, ref, { published: true });
+
+/** A page of published events, newest first (public reads). */
+export async function publishedEventsPage(db: Executor, scope: Scope, query: CursorPageQuery & { organization?: string }) {
+  let q = eventsQuery(db, scope).where('status', '=', 'published');
+  if (query.organization !== undefined) q = q.where('organization_id', '=', query.organization);
+  return paginate(q, 'ticketed_events.id', query, UUID_ANCHOR);
+}

@@ -2,12 +2,23 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { actorOf } from '../../../core/principal';
+import { listPublicEvents, showPublicEvent } from '../../ticketing';
+import { countsPageViews, readsTicketedEvents } from './event-log-dispatch';
 import { getEvent, listEvents } from './event-log.service';
 
 const s = initServer();
 
-export const eventLogRouter = ({ db }: AppContext) =>
+export const eventLogRouter = (ctx: AppContext) =>
   s.router(contract.eventLog, {
-    list: async ({ query, req }) => ({ status: 200, body: await listEvents(db, actorOf(req).scope, query) }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await getEvent(db, actorOf(req).scope, params.id) } }),
+    list: async ({ query, req }) => {
+      const caller = actorOf(req);
+      if (readsTicketedEvents(caller, { object: query.object })) return { status: 200, body: await listPublicEvents(ctx, caller.scope, query) };
+      return { status: 200, body: await listEvents(ctx.db, caller.scope, query) };
+    },
+    retrieve: async ({ params, req }) => {
+      const caller = actorOf(req);
+      if (!readsTicketedEvents(caller, { id: params.id })) return { status: 200, body: { data: await getEvent(ctx.db, caller.scope, params.id) } };
+      const visitor = countsPageViews(caller) ? { ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' } : null;
+      return { status: 200, body: { data: await showPublicEvent(ctx, caller.scope, params.id, visitor) } };
+    },
   });

@@ -1,0 +1,83 @@
+import type { CursorPageQuery } from '@svc/contract';
+import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import type { Scope } from '../../../core/scope';
+import { bucketsByIdOf } from '../capacity/capacity.service';
+import { findPublishedEventRow, publishedEventsPage } from '../events/events.service';
+import type { TicketedEventRow } from '../events/events.serializer';
+import { slotsOf } from '../slots/slots.service';
+import { ticketTypesOf } from '../ticket-types/ticket-types.service';
+import { availabilityOf, slotAvailabilityOf } from './availability';
+import { countPageView, type Visitor } from './page-views';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Published events as anyone sees them: prices, sale windows and availability, never an attendee, buyer or count. */
+async function publicViews(ctx: AppContext, scope: Scope, events: readonly TicketedEventRow[]) {
+  const ids = events.map((e) => e.id);
+  const [ticketTypes, slots, buckets] = await Promise.all([ticketTypesOf(ctx.db, scope, ids), slotsOf(ctx.db, scope, ids), bucketsByIdOf(ctx.db, scope, ids)]);
+  const now = ctx.clock ? ctx.clock() : new Date();
+  return events.map((event) => {
+    const eventSlots = slots.filter((s) => s.event_id === event.id);
+    return {
+      id: event.id,
+      object: 'ticketed_event' as const,
+      livemode: event.livemode,
+      organization: event.organization_id,
+      name: event.name,
+      slug: event.slug,
+      description: event.description,
+      starts_at: iso(event.starts_at)!,
+      ends_at: iso(event.ends_at)!,
+      timezone: event.timezone,
+      venue: event.venue as { name: string } | null,
+      currency: event.currency,
+      requires_approval: event.requires_approval,
+      status: event.status as 'published',
+      has_live_stream: event.live_stream_id !== null,
+      ticket_types: ticketTypes
+        .filter((tt) => tt.event_id === event.id)
+        .map((tt) => ({
+          id: tt.id,
+          object: 'ticket_type' as const,
+          name: tt.name,
+          description: tt.description,
+          pricing_mode: tt.pricing_mode,
+          price: tt.price,
+          flexipay_min_price: tt.flexipay_min_price,
+          flexipay_max_price: tt.flexipay_max_price,
+          min_per_order: tt.min_per_order,
+          max_per_order: tt.max_per_order,
+          sale_starts_at: iso(tt.sale_starts_at),
+          sale_ends_at: iso(tt.sale_ends_at),
+          allow_pay_later: tt.allow_pay_later,
+          admits: tt.admits,
+          extra_fields: tt.extra_fields,
+          availability: availabilityOf(tt, event, eventSlots, buckets, now),
+        })),
+      slots: eventSlots.map((slot) => ({
+        id: slot.id,
+        object: 'event_slot' as const,
+        starts_at: iso(slot.starts_at)!,
+        ends_at: iso(slot.ends_at)!,
+        availability: slotAvailabilityOf(slot, event.id, buckets),
+      })),
+    };
+  });
+}
+export type PublicTicketedEvent = Awaited<ReturnType<typeof publicViews>>[number];
+
+/** `GET /v1/events` for buyers: published events, newest first. */
+export async function listPublicEvents(ctx: AppContext, scope: Scope, query: CursorPageQuery & { organization?: string }) {
+  const page = await publishedEventsPage(ctx.db, scope, query);
+  return { ...page, data: await publicViews(ctx, scope, page.data) };
+}
+
+/** `GET /v1/events/{event}` for buyers: a published event by slug or uuid; a visitor's read counts a page view. */
+export async function showPublicEvent(ctx: AppContext, scope: Scope, ref: string, visitor: Visitor | null) {
+  const event = await findPublishedEventRow(ctx.db, scope, ref);
+  if (!event) throw ApiError.notFound('event', ref);
+  const [view] = await publicViews(ctx, scope, [event]);
+  if (visitor) await countPageView(ctx, event, visitor);
+  return view!;
+}
