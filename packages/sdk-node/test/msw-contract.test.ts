@@ -59,6 +59,11 @@ function argumentsFor(name: string, route: ContractRoute) {
       continue;
     }
     const type = parentType(route.path) ?? responseShape(successSchema(route))?.object;
+    // A path naming no stored object (an event's slug on the booking routes): any value.
+    if (!type) {
+      ids.push(`${param}_1`);
+      continue;
+    }
     const answering = routes.filter(([, r]) => responseShape(successSchema(r))?.object === type && !responseShape(successSchema(r))?.list);
     const seedRoute = answering.find(([, r]) => r.method === 'GET') ?? answering[0];
     const seeded = mock.seed(seedRoute![0] as never, { external_id: 'ext_1' });

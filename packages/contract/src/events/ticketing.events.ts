@@ -3,7 +3,7 @@ import { OrderSchema } from '../ticketing/orders.schemas';
 import { PaymentSchema, RefundSchema } from '../ticketing/payments.schemas';
 import { defineEvents } from './define-events';
 
-// `data.object` is the order as the orders routes return it (tickets without their secrets).
+// `data.object` is the order as the orders routes return it (tickets without their secrets), or the event as the organizer routes show it.
 export const ticketingEvents = defineEvents({
   'events.order.created': { payload: OrderSchema, description: 'A booking created an order (pending, or paid at once when nothing is due).' },
   'events.order.paid': {

@@ -8,8 +8,9 @@ import { ORDER_STATUSES, OrderSchema } from './orders.schemas';
 
 const c = initContract();
 
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'events:read', product: 'events' });
-const write = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'events:write', product: 'events' });
+/** Keys see every order of the environment; a signed-in member those of the organizations where their role grants the permission. */
+const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'events:read', permission: 'events:read', product: 'events' });
+const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'events:write', permission: 'events:write', product: 'events' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });
 const CreatedRange = z.object({

@@ -84,6 +84,8 @@ export function answer(store: MockStore, call: RouteCall): Answer {
   const shape = responseShape(successSchema(route));
   const ids = Object.values(params);
   if (!shape) return { status, body: fakeFromSchema(successSchema(route)) };
+  // An answer that is no stored object (a booking's `{booking, payment}`, its payload) under a path that names none.
+  if (!shape.object && !shape.list && ids.length > 0) return { status, body: { data: fakeFromSchema(shape.item) } };
   const type = shape.object ?? 'object';
   const itemShape = (shape.item as z.ZodObject).shape ?? {};
   const withSecret = (o: MockObject) => ('secret' in itemShape ? issueSecret(o, store.secrets) : o);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useTestServer } from '../harness';
-import { expectStatus } from '../kit/expect';
+import { bearer, useTestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
+import { newEmail, signInByEmail } from '../identity/identity-fixtures';
 import { markOrderPaid, releaseOrder } from '../../src/modules/ticketing/orders/order-transitions';
 import { attendee, bookingBody, bookOk, bucketsOf, seedEvent, sk } from './booking-fixtures';
 
@@ -66,5 +67,28 @@ describe('a paid order', () => {
     const after = expectStatus(await t.http().get(`/v1/orders/${booking.id}`).set(sk(tenant)), 200).data;
     expect(after.attendees.map((a: any) => a.ticket.status)).toEqual(['void', 'void']);
     expect(expectStatus(await t.http().get('/v1/access/entitlements').query({ status: 'revoked' }).set(sk(tenant)), 200).data).toHaveLength(2);
+  });
+});
+
+describe('the ticket that opens the stream', () => {
+  it('lets the signed-in attendee open a playback session with a customer token, until the order is released', async () => {
+    const tenant = await t.tenant();
+    const stream = await liveStream(tenant);
+    const { event, ticketType } = await seedEvent(t, tenant, { live_stream: stream.id, ticketTypes: [{ price: 0 }] });
+    const email = newEmail();
+    const signedIn = await signInByEmail(t, tenant, email);
+    const pkHeader = { 'Svc-Publishable-Key': tenant.keys.test.publishable };
+    const tokenFor = async () =>
+      expectStatus(await t.http().post('/auth/v1/customer_token').set(pkHeader).set(bearer(signedIn.access_token)), 200).data.token as string;
+    const openSession = async () =>
+      t.http().post('/v1/access/sessions').set(pkHeader).set(bearer(await tokenFor())).send({ resource: stream.id, device_id: 'phone' });
+    expectError(await openSession(), 403, 'access_denied');
+    const { booking } = await bookOk(t, tenant, event.slug, bookingBody(ticketType.id, 1, { attendees: [{ ...attendee(), email }] }));
+    expectStatus(await openSession(), 201);
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('orders').set({ status: 'refunded' }).where('id', '=', booking.id).execute();
+      await releaseOrder(trx, t.ctx, { tenantId: tenant.tenant.id, livemode: false }, booking.id);
+    });
+    expectError(await openSession(), 403, 'access_denied');
   });
 });

@@ -26,5 +26,5 @@ export { rotateSigningKeys } from './auth/signing-keys';
 // Organization-owned products (ticketing) find the organization and check a member's role in it.
 export { getOrganizationRow } from './organizations/organizations.service';
 export { organizationsGranting, requireOrganizationPermission } from './auth/member-permissions';
-// Ticketing: the buyer's and attendees' customers, and whether a person is a member of an organization.
+// Ticketing: the buyer's and attendees' customers.
 export { findCustomer, findOrCreateCustomerByEmail } from './customers/customer-lookups';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../core/context';
-import type { Scope } from '../../../core/scope';
+import { scoped, type Scope } from '../../../core/scope';
 import { bucketsOf, haveRoom } from '../capacity/capacity-buckets';
 import { nowOf } from '../orders/order-transitions';
 import { reasonOf, unbookableReason, type BookingTarget } from './bookability';
@@ -44,7 +44,7 @@ export async function bookingPayload(ctx: AppContext, scope: Scope, eventRef: st
   const slots = seatsOf(t);
   let reason = unbookableReason(t, nowOf(ctx));
   if (!reason && !(await haveRoom(ctx.db, bucketsOfTarget(t), slots))) reason = 'sold_out';
-  const supportsCoupon = await ctx.db.selectFrom('coupons').select('id').where('event_id', '=', t.event.id).where('active', '=', true).limit(1).executeTakeFirst();
+  const supportsCoupon = await scoped(ctx.db, scope).selectFrom('coupons').select('id').where('event_id', '=', t.event.id).where('active', '=', true).limit(1).executeTakeFirst();
   const tt = t.ticketType;
   return {
     ticket: {

@@ -1,24 +1,11 @@
 import type { AppContext } from '../../../core/context';
-import { ApiError } from '../../../core/errors';
 import { emitEvent } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
-import { cancelOrder } from '../orders/orders.service';
-import { orderObject, releaseOrderAs } from '../payments/order-port';
+import { cancelPendingOrder, orderObject, releaseOrderAs } from '../payments/order-port';
 import { issueRefund } from '../refunds/issue-refund';
 import { orderAfterRefund } from '../refunds/order-after-refund';
 
 export const EVENT_CANCELLED_REASON = 'event_cancelled';
-
-/** A pending order is cancelled as `POST /v1/orders/{id}/cancel` does; one paid meanwhile is refunded instead. */
-async function cancelPending(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
-  try {
-    await cancelOrder(ctx, scope, orderId);
-    return true;
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'INVALID_STATE') return refundPaid(ctx, scope, orderId);
-    throw err;
-  }
-}
 
 /**
  * A paid order of a cancelled event, under its row lock: refunded in full (its own `re_` row) and released;
@@ -55,9 +42,9 @@ async function refundPaid(ctx: AppContext, scope: Scope, orderId: string): Promi
   });
 }
 
-/** One order of a cancelled event: pending ones are cancelled, paid ones refunded in full. */
+/** One order of a cancelled event, each in its own transaction: pending ones are cancelled, paid ones refunded in full. */
 export async function settleOrderOfCancelledEvent(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
-  const order = await scoped(ctx.db, scope).selectFrom('orders').select('status').where('id', '=', orderId).executeTakeFirst();
-  if (order?.status === 'pending') return cancelPending(ctx, scope, orderId);
-  return refundPaid(ctx, scope, orderId);
+  // A pending order is cancelled; one paid meanwhile is refunded instead.
+  const cancelled = await ctx.db.transaction().execute((trx) => cancelPendingOrder(trx, ctx, scope, orderId));
+  return cancelled || refundPaid(ctx, scope, orderId);
 }

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
@@ -41,6 +41,8 @@ export async function transitionOrder(
 
 export interface OrderFilters {
   eventId?: string;
+  /** Only orders of these organizations (a member's); absent: every order. */
+  organizations?: readonly string[];
   status?: OrderStatus;
   customer?: string;
   created?: { gt?: string; gte?: string; lt?: string; lte?: string };
@@ -49,6 +51,7 @@ export interface OrderFilters {
 export async function listOrders(db: Executor, scope: Scope, filters: OrderFilters, page: CursorPageQuery) {
   let q = scoped(db, scope).selectFrom('orders').selectAll();
   if (filters.eventId) q = q.where('event_id', '=', filters.eventId);
+  if (filters.organizations) q = filters.organizations.length ? q.where('organization_id', 'in', filters.organizations) : q.where(sql<boolean>`false`);
   if (filters.status) q = q.where('status', '=', filters.status);
   if (filters.customer) q = q.where('customer_id', '=', filters.customer);
   const c = filters.created;

@@ -10,13 +10,13 @@ export const ordersRouter = (ctx: AppContext) =>
   s.router(contract.orders, {
     list: async ({ query: { event, status, customer, created, ...page }, req }) => ({
       status: 200,
-      body: await orders.listOrders(ctx, actorOf(req).scope, { event, status, customer, created }, page),
+      body: await orders.listOrders(ctx, actorOf(req), { event, status, customer, created }, page),
     }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await orders.getOrder(ctx, actorOf(req).scope, params.id) } }),
+    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await orders.getOrder(ctx, actorOf(req), params.id) } }),
     retrieveByExternalId: async ({ params, req }) => ({
       status: 200,
-      body: { data: await orders.getOrderByExternalId(ctx, actorOf(req).scope, params.external_id) },
+      body: { data: await orders.getOrderByExternalId(ctx, actorOf(req), params.external_id) },
     }),
-    cancel: async ({ params, req }) => ({ status: 200, body: { data: await orders.cancelOrder(ctx, actorOf(req).scope, params.id) } }),
-    expire: async ({ params, req }) => ({ status: 200, body: { data: await orders.expireOrderNow(ctx, actorOf(req).scope, params.id) } }),
+    cancel: async ({ params, req }) => ({ status: 200, body: { data: await orders.cancelOrder(ctx, actorOf(req), params.id) } }),
+    expire: async ({ params, req }) => ({ status: 200, body: { data: await orders.expireOrderNow(ctx, actorOf(req), params.id) } }),
   });

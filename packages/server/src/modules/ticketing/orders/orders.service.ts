@@ -6,22 +6,26 @@ import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { OrderStatus } from '../../../db/ticketing.schema';
 import { findEventByRef } from '../booking/catalogue-reads';
+import { readableOrganizations, requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
 import { nowOf, releaseOrder } from './order-transitions';
 import * as repo from './orders.repository';
 import { presentOrder, presentOrders } from './orders.serializer';
 
-async function getRow(ctx: Pick<AppContext, 'db'>, scope: Scope, id: string) {
-  const row = isIdOf('order', id) ? await repo.findOrder(ctx.db, scope, id) : undefined;
+/** The order, if the caller may act on it: keys on every order, a member on their organizations' orders. */
+async function getRow(ctx: AppContext, caller: OrganizerCaller, id: string, level: 'read' | 'write' = 'read') {
+  const row = isIdOf('order', id) ? await repo.findOrder(ctx.db, caller.scope, id) : undefined;
   if (!row) throw ApiError.notFound('order', id);
+  await requireEventPermission(ctx, caller, row.organization_id, level);
   return row;
 }
 
-export const getOrder = async (ctx: Pick<AppContext, 'db'>, scope: Scope, id: string) => presentOrder(ctx.db, scope, await getRow(ctx, scope, id));
+export const getOrder = async (ctx: AppContext, caller: OrganizerCaller, id: string) => presentOrder(ctx.db, caller.scope, await getRow(ctx, caller, id));
 
-export async function getOrderByExternalId(ctx: Pick<AppContext, 'db'>, scope: Scope, externalId: string): Promise<Order> {
-  const row = await repo.findOrderBy(ctx.db, scope, 'external_id', externalId);
+export async function getOrderByExternalId(ctx: AppContext, caller: OrganizerCaller, externalId: string): Promise<Order> {
+  const row = await repo.findOrderBy(ctx.db, caller.scope, 'external_id', externalId);
   if (!row) throw ApiError.notFound('order with external_id', externalId);
-  return presentOrder(ctx.db, scope, row);
+  await requireEventPermission(ctx, caller, row.organization_id, 'read');
+  return presentOrder(ctx.db, caller.scope, row);
 }
 
 export interface ListOrdersQuery {
@@ -31,14 +35,17 @@ export interface ListOrdersQuery {
   created?: repo.OrderFilters['created'];
 }
 
-export async function listOrders(ctx: Pick<AppContext, 'db'>, scope: Scope, query: ListOrdersQuery, page: CursorPageQuery) {
+export async function listOrders(ctx: AppContext, caller: OrganizerCaller, query: ListOrdersQuery, page: CursorPageQuery) {
+  const scope = caller.scope;
+  const organizations = await readableOrganizations(ctx, caller);
   let eventId: string | undefined;
   if (query.event) {
     const event = await findEventByRef(ctx.db, scope, query.event);
     // An unknown event filters to nothing, as any other filter value that matches nothing.
     eventId = event?.id ?? '00000000-0000-0000-0000-000000000000';
   }
-  const result = await repo.listOrders(ctx.db, scope, { eventId, status: query.status, customer: query.customer, created: query.created }, page);
+  const filters = { eventId, organizations: organizations ?? undefined, status: query.status, customer: query.customer, created: query.created };
+  const result = await repo.listOrders(ctx.db, scope, filters, page);
   return { ...result, data: await presentOrders(ctx.db, scope, result.data) };
 }
 
@@ -65,16 +72,18 @@ async function endPendingOrder(ctx: AppContext, scope: Scope, id: string, to: 'e
   });
 }
 
-export async function cancelOrder(ctx: AppContext, scope: Scope, id: string): Promise<Order> {
-  const row = await getRow(ctx, scope, id);
+export async function cancelOrder(ctx: AppContext, caller: OrganizerCaller, id: string): Promise<Order> {
+  const scope = caller.scope;
+  const row = await getRow(ctx, caller, id, 'write');
   const order = await endPendingOrder(ctx, scope, id, 'cancelled');
   if (!order) throw invalidState((await repo.findOrder(ctx.db, scope, id))?.status ?? row.status, 'cancelled');
   return order;
 }
 
 /** The test helper: expires a pending order now, as its `expires_at` would. */
-export async function expireOrderNow(ctx: AppContext, scope: Scope, id: string): Promise<Order> {
-  const row = await getRow(ctx, scope, id);
+export async function expireOrderNow(ctx: AppContext, caller: OrganizerCaller, id: string): Promise<Order> {
+  const scope = caller.scope;
+  const row = await getRow(ctx, caller, id, 'write');
   const order = await endPendingOrder(ctx, scope, id, 'expired', true);
   if (!order) throw invalidState((await repo.findOrder(ctx.db, scope, id))?.status ?? row.status, 'expired');
   return order;

@@ -25,7 +25,7 @@ export async function creatorBooking(ctx: AppContext, principal: UserPrincipal, 
   if (!order) throw notFound;
   if (!(principal.customerId && order.customer_id === principal.customerId)) {
     try {
-      await requireOrganizationPermission(ctx, principal.scope.tenantId, principal.userId, order.organization_id, 'organizations:read');
+      await requireOrganizationPermission(ctx, principal.scope.tenantId, principal.userId, order.organization_id, 'events:read');
     } catch {
       throw notFound;
     }
