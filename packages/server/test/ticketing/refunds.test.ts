@@ -73,7 +73,10 @@ describe('POST /v1/orders/{id}/refunds', () => {
     expectError(await refund(tenant, 'ord_nope'), 404, 'resource_not_found');
     const other = await t.tenant('Other');
     expectError(await refund(other, booking.id), 404, 'resource_not_found');
+    expectStatus(await t.http().get(`/v1/orders/${booking.id}/refunds`).set(sk(tenant)), 200);
     expectError(await t.http().get(`/v1/orders/${booking.id}/refunds`).set(sk(other)), 404, 'resource_not_found');
+    expectError(await t.http().get(`/v1/orders/${booking.id}/refunds`).set(sk(tenant, 'live')), 404, 'resource_not_found');
+    expectError(await t.http().post(`/v1/orders/${booking.id}/refunds`).set(sk(tenant, 'live')).set('Idempotency-Key', 'live').send({}), 404, 'resource_not_found');
   });
 
   it('refunds racing on one order never return more than was paid', async () => {
