@@ -6,6 +6,26 @@ import { card, eventsOf, getOrder, pay, pendingBooking, phone, sessionOf } from 
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 
+describe('the checkout page', () => {
+  it('is HTML marked TEST MODE that runs only its own script, cannot be framed and sends no Referer', async () => {
+    const tenant = await t.tenant();
+    const { session } = await pendingBooking(t, tenant);
+    const res = await t.http().get(`/checkout/${session}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('TEST MODE');
+    expect(res.text).toContain(`data-session="${session}"`);
+    expect(res.text).not.toMatch(/<script>[^<]/);
+    const csp = res.headers['content-security-policy'];
+    for (const part of ["default-src 'none'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'", "form-action 'none'"]) expect(csp).toContain(part);
+    expect(res.headers).toMatchObject({ 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    const script = await t.http().get('/checkout/assets/checkout.js');
+    expect(script.headers['content-type']).toMatch(/javascript/);
+    expect(script.text).toContain('/v1/checkout/sessions/');
+    expect(script.text).not.toContain('innerHTML');
+  });
+});
+
 describe('the checkout session', () => {
   it('shows the amount and the order summary, without the buyer, to anyone holding its id', async () => {
     const tenant = await t.tenant();

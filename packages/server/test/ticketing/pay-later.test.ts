@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
-import { bookingBody, bookOk, pk, seedEvent, type Tenant } from './booking-fixtures';
+import { bookingBody, bookOk, pk, seedEvent, sk, type Tenant } from './booking-fixtures';
 import { card, eventsOf, getOrder, pay, pendingBooking, sessionOf } from './payments-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
@@ -59,6 +59,17 @@ describe('pay-later', () => {
     const last = expectStatus(await open(tenant, booking.code, { amount: 1000 }), 200).data;
     expectStatus(await pay(t, sessionOf(last.payment), card('4242424242424242')), 200);
     expect(await getOrder(t, tenant, booking.id)).toMatchObject({ status: 'paid', amount_paid: 5000 });
+  });
+
+  it('takes a server's secret key as well as a browser's publishable key; live mode has no payments yet (503)', async () => {
+    const tenant = await t.tenant();
+    const booking = await payLaterBooking(tenant);
+    const bySecret = await t.http().post(`/v1/events/booking/pay-later/fixed/${booking.code}`).set(sk(tenant)).send({});
+    expect(expectStatus(bySecret, 200).data).toMatchObject({ paid: false, amount_due: 10000 });
+    const { event, ticketType } = await seedEvent(t, tenant, { livemode: true, ticketTypes: [{ price: 5000, allow_pay_later: true }] });
+    const live = await t.http().post(`/v1/events/${event.id}/book`).set(pk(tenant, 'live')).send({ ...bookingBody(ticketType.id, 1), pay_later: true });
+    const code = expectStatus(live, 201).data.booking.code;
+    expectError(await t.http().post(`/v1/events/booking/pay-later/fixed/${code}`).set(pk(tenant, 'live')).send({}), 503, 'payments_unavailable');
   });
 
   it('answers 409 for an order not booked to pay later, 404 for an unknown code or another tenant', async () => {
