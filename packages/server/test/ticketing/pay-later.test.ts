@@ -61,7 +61,7 @@ describe('pay-later', () => {
     expect(await getOrder(t, tenant, booking.id)).toMatchObject({ status: 'paid', amount_paid: 5000 });
   });
 
-  it('takes a server's secret key as well as a browser's publishable key; live mode has no payments yet (503)', async () => {
+  it("takes a server's secret key as well as a browser's publishable key; live mode has no payments yet (503)", async () => {
     const tenant = await t.tenant();
     const booking = await payLaterBooking(tenant);
     const bySecret = await t.http().post(`/v1/events/booking/pay-later/fixed/${booking.code}`).set(sk(tenant)).send({});
