@@ -61,7 +61,7 @@ export const BookingStoreRequestSchema = z
     ticket_id: z.uuid(),
     event_slot_id: z.uuid().nullable().optional(),
     quantity: z.number().int().min(1).max(100),
-    amount: z.number().int().min(0).optional().describe('Name-your-price tickets: the price of one ticket, in minor units.'),
+    amount: z.number().int().min(0).max(2_000_000_000).optional().describe('Name-your-price tickets: the price of one ticket, in minor units.'),
     buyer_name: z.string().trim().min(1).max(200).optional(),
     buyer_email: EmailSchema.optional(),
     buyer_phone: PhoneSchema.nullable().optional(),

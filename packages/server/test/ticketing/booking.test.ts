@@ -92,6 +92,10 @@ describe('POST /v1/events/{event}/book', () => {
     expectError(await bookAs(t, pk(tenant), event.slug, bookingBody(ticketType.id, 1, { amount: 5001 })), 422, 'validation_failed', { param: 'amount' });
     const { booking } = await bookOk(t, tenant, event.slug, bookingBody(ticketType.id, 2, { amount: 750 }));
     expect(booking.amount_total).toBe(1500);
+    const unbounded = await seedEvent(t, tenant, { ticketTypes: [{ pricing_mode: 'name_your_price', price: null, flexipay_min_price: 0 }] });
+    const huge = bookingBody(unbounded.ticketType.id, 2, { amount: 2_000_000_000 });
+    expectError(await bookAs(t, pk(tenant), unbounded.event.slug, huge), 422, 'validation_failed', { param: 'quantity' });
+    expectError(await bookAs(t, pk(tenant), unbounded.event.slug, { ...huge, amount: 2_000_000_001 }), 422, 'validation_failed', { param: 'amount' });
   });
 
   it('applies a coupon (case-insensitive), reserves its uses, and answers 422 coupon_invalid for a bad one', async () => {

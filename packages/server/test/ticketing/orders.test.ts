@@ -118,4 +118,23 @@ describe('orders', () => {
     const row = await t.ctx.db.selectFrom('orders').select('seats_state').where('id', '=', lost.id).executeTakeFirstOrThrow();
     expect(row.seats_state).toBe('released');
   });
+
+  it('decides races on the order: two cancels give one 200 and one 409; a payment racing an expiry ends paid with its seats sold once', async () => {
+    const tenant = await t.tenant();
+    const { event, ticketType } = await seedEvent(t, tenant, { capacity: 20, ticketTypes: [{ price: 1000 }] });
+    const scope = { tenantId: tenant.tenant.id, livemode: false };
+    const a = (await bookOk(t, tenant, event.slug, bookingBody(ticketType.id, 2))).booking;
+    const cancels = await Promise.all([0, 1].map(() => post(tenant, `/v1/orders/${a.id}/cancel`)));
+    expect(cancels.map((r) => r.status).sort()).toEqual([200, 409]);
+    for (let i = 0; i < 5; i++) {
+      const b = (await bookOk(t, tenant, event.slug, bookingBody(ticketType.id, 1))).booking;
+      const [paid] = await Promise.all([
+        t.ctx.db.transaction().execute((trx) => markOrderPaid(trx, t.ctx, scope, b.id)),
+        post(tenant, `/v1/test_helpers/orders/${b.id}/expire`),
+      ]);
+      expect(paid.outcome).toBe('paid');
+      expect(expectStatus(await get(tenant, `/v1/orders/${b.id}`), 200).data.status).toBe('paid');
+    }
+    expect(await bucketsOf(t, event.id)).toMatchObject({ [`e:${event.id}`]: { held: 0, sold: 5 }, [`t:${ticketType.id}`]: { held: 0, sold: 5 } });
+  });
 });

@@ -23,6 +23,8 @@ import { buyerOf, checkAttendees, unitPriceOf, type Buyer } from './booking-inpu
 import { loadBookingTarget } from './booking-target';
 import { checkoutUrl, insertCheckoutSession } from './checkout-sessions';
 
+const MAX_AMOUNT = 2_147_483_647;
+
 const invalid = (param: string, message: string) => ApiError.of('validation_failed', { param, message, details: { [param]: [message] } });
 
 interface Priced {
@@ -142,6 +144,8 @@ export async function book(
   if (reason) throw ApiError.of('not_bookable', { param: paramOf(reason), details: { reason }, message: `Not bookable: ${reason}.` });
   checkAttendees(t.ticketType, body.attendees, seatsOf(t));
   const subtotal = unitPriceOf(t.ticketType, body.amount) * t.quantity;
+  // Amounts are 32-bit columns: a total beyond them is refused rather than failing the insert.
+  if (subtotal > MAX_AMOUNT) throw invalid('quantity', `The order's total may not exceed ${MAX_AMOUNT}.`);
   const coupon = body.coupon_code ? await usableCoupon(ctx.db, scope, t.event.id, t.ticketType.id, body.coupon_code, now) : null;
   const discount = coupon ? discountOf(coupon, subtotal) : 0;
   const total = subtotal - discount;

@@ -50,12 +50,12 @@ export interface Buyer {
 }
 
 /**
- * Who books: the body's buyer fields, with what a signed-in person's customer record (or a customer token's
- * customer) holds filling those left out. Someone must be reachable: an email or a phone.
+ * Who books: the body's buyer fields, with what a signed-in person's customer record holds filling those left
+ * out. Someone must be reachable: an email or a phone.
  */
 export async function buyerOf(db: Executor, principal: TenantPrincipal, body: BookingStoreRequest): Promise<Buyer> {
-  const customerId = principal.kind === 'user' ? principal.customerId : principal.kind === 'customer' ? principal.customer : null;
-  const customer = customerId?.startsWith('cus_') ? await findCustomer(db, principal.scope, customerId) : undefined;
+  const customerId = principal.kind === 'user' ? principal.customerId : null;
+  const customer = customerId ? await findCustomer(db, principal.scope, customerId) : undefined;
   const buyer: Buyer = {
     name: body.buyer_name ?? customer?.name ?? null,
     email: body.buyer_email?.toLowerCase() ?? customer?.email ?? null,
