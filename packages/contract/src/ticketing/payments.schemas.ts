@@ -83,7 +83,7 @@ export const PayCheckoutSessionResultSchema = z.object({
   redirect_to: z
     .string()
     .nullable()
-    .describe('Where the page sends the buyer: the booking\'s `redirect_url` with `code`, `outcome` (`paid` or `pending`) and `payment`; `null` after a failure (the buyer may try again) or without a `redirect_url`.'),
+    .describe('Where the page sends the buyer: the booking\'s `redirect_url` with `code`, `outcome` (`succeeded`, `pending`, or `refunded` when a late payment found its seats gone) and `payment`; `null` after a failure (the buyer may try again) or without a `redirect_url`.'),
 });
 
 export const PayLaterResultSchema = z.object({

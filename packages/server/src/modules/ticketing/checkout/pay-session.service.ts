@@ -16,6 +16,8 @@ export type PayInput = { method: 'mobile_money'; phone: string } | { method: 'ca
 function redirectTo(redirectUrl: string | null, code: string, outcome: string, paymentId: string): string | null {
   if (!redirectUrl) return null;
   const url = new URL(redirectUrl);
+  // Booking accepts only web addresses; the page navigates to this, so nothing else ever reaches it.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   url.searchParams.set('code', code);
   url.searchParams.set('outcome', outcome);
   url.searchParams.set('payment', paymentId);
