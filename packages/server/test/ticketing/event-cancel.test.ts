@@ -57,6 +57,20 @@ describe('POST /v1/organizer/events/{event}/cancel', () => {
     expect(await eventsOf(t, tenant, 'events.event.cancelled')).toHaveLength(1);
   });
 
+  it('leaves a paid order whose refund the network refuses paid, beside its failed refund, and does not try again', async () => {
+    const tenant = await t.tenant();
+    const { event, ticketType } = await seedEvent(t, tenant, { ticketTypes: [{ price: 1500 }] });
+    const b = await bookOk(t, tenant, event.id, bookingBody(ticketType.id, 1));
+    expectStatus(await pay(t, sessionOf(b.payment), card('4000000000005126')), 200);
+    expectStatus(await cancel(tenant, event.id), 200);
+    await jobsRan(t, cancelEventOrders, { event_id: event.id });
+    expect(await getOrder(t, tenant, b.booking.id)).toMatchObject({ status: 'paid', amount_refunded: 0 });
+    expect(await cancelOrdersOfEvent(t.ctx, { tenantId: tenant.tenant.id, livemode: false }, event.id)).toBe(0);
+    const refunds = await t.ctx.db.selectFrom('refunds').select(['status', 'reason']).where('order_id', '=', b.booking.id).execute();
+    expect(refunds).toEqual([{ status: 'failed', reason: 'event_cancelled' }]);
+    expect((await eventsOf(t, tenant, 'payments.refund.failed'))).toHaveLength(1);
+  });
+
   it('a checkout of a cancelled event cannot be paid, and it takes no more bookings', async () => {
     const tenant = await t.tenant();
     const { event, ticketType } = await seedEvent(t, tenant, { ticketTypes: [{ price: 1500 }] });
