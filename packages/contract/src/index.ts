@@ -13,6 +13,7 @@ export * from './streams';
 export * from './access';
 export * from './identity';
 export * from './creators';
+export * from './ticketing/payments';
 export * from './common/api-version';
 export * from './events';
 export * from './platform/webhook-endpoints.schemas';

@@ -9,20 +9,44 @@ import { accessContract } from './access';
 import { identityContract } from './identity';
 import { customersContract } from './customers/customers.contract';
 import { organizationsContract } from './organizations/organizations.contract';
+import { organizerEventsContract } from './ticketing/organizer-events.contract';
+import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
+import { ticketingPaymentsContract } from './ticketing/payments.contract';
 import { bookingContract } from './ticketing/booking.contract';
 import { ordersContract } from './ticketing/orders.contract';
 import { ticketsContract } from './ticketing/tickets.contract';
-import { organizerEventsContract } from './ticketing/organizer-events.contract';
-import { couponsContract, eventSlotsContract, ticketTypesContract } from './ticketing/event-catalogue.contract';
 import { creatorsContract } from './creators';
 
 const c = initContract();
 
+/** Every contract group. Each product adds its router here, and its type to `ContractGroups` below. */
+const groups = {
+  platform: platformContract,
+  keys: keysContract,
+  operator: operatorContract,
+  webhookEndpoints: webhookEndpointsContract,
+  eventLog: eventLogContract,
+  streams: streamsContract,
+  access: accessContract,
+  identity: identityContract,
+  customers: customersContract,
+  organizations: organizationsContract,
+  organizerEvents: organizerEventsContract,
+  ticketTypes: ticketTypesContract,
+  eventSlots: eventSlotsContract,
+  coupons: couponsContract,
+  ticketingPayments: ticketingPaymentsContract,
+  booking: bookingContract,
+  orders: ordersContract,
+  tickets: ticketsContract,
+  creators: creatorsContract,
+};
+
 /**
- * The groups of the whole API, spelled out so that declaration files name each group's type instead of printing
- * the whole contract inline (which outgrows what the compiler will serialize).
+ * The groups' types, spelled out: the inferred type of `c.router` over every group grew past what the
+ * compiler will write into a declaration file (TS7056).
  */
-export type ContractRoutes = {
+export type ContractGroups = {
   platform: typeof platformContract;
   keys: typeof keysContract;
   operator: typeof operatorContract;
@@ -37,28 +61,13 @@ export type ContractRoutes = {
   ticketTypes: typeof ticketTypesContract;
   eventSlots: typeof eventSlotsContract;
   coupons: typeof couponsContract;
+  ticketingPayments: typeof ticketingPaymentsContract;
+  booking: typeof bookingContract;
+  orders: typeof ordersContract;
+  tickets: typeof ticketsContract;
   creators: typeof creatorsContract;
 };
 
-/** The whole API. Each product adds its router here, and its group to `ContractRoutes`. */
-export const contract: ContractRoutes = c.router({
-  platform: platformContract,
-  keys: keysContract,
-  operator: operatorContract,
-  webhookEndpoints: webhookEndpointsContract,
-  eventLog: eventLogContract,
-  streams: streamsContract,
-  access: accessContract,
-  identity: identityContract,
-  customers: customersContract,
-  organizations: organizationsContract,
-  booking: bookingContract,
-  orders: ordersContract,
-  tickets: ticketsContract,
-  organizerEvents: organizerEventsContract,
-  ticketTypes: ticketTypesContract,
-  eventSlots: eventSlotsContract,
-  coupons: couponsContract,
-  creators: creatorsContract,
-});
+/** The whole API. */
+export const contract: ContractGroups = c.router(groups);
 export type Contract = typeof contract;

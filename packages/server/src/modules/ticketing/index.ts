@@ -1,12 +1,15 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
-import { bookingRouter } from './booking/booking.router';
-import { orderExpiryJobs } from './orders/expire-orders.job';
-import { ordersRouter } from './orders/orders.router';
-import { ticketsRouter } from './tickets/tickets.router';
 import { couponsRouter } from './coupons/coupons.router';
 import { organizerEventsRouter } from './events/events.router';
 import { eventSlotsRouter } from './slots/slots.router';
 import { ticketTypesRouter } from './ticket-types/ticket-types.router';
+import { mountCheckoutPage } from './checkout/checkout-page';
+import { cancelEventOrdersJob } from './event-cancel/cancel-event-orders.job';
+import { ticketingPaymentsRouter } from './payments.router';
+import { bookingRouter } from './booking/booking.router';
+import { orderExpiryJobs } from './orders/expire-orders.job';
+import { ordersRouter } from './orders/orders.router';
+import { ticketsRouter } from './tickets/tickets.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -23,8 +26,11 @@ export const ticketingModule: ModuleDefinition = {
     booking: bookingRouter(ctx),
     orders: ordersRouter(ctx),
     tickets: ticketsRouter(ctx),
+    ticketingPayments: ticketingPaymentsRouter(ctx),
   }),
-  jobs: (ctx) => [...orderExpiryJobs(ctx)],
+  // The test-mode checkout simulator's page (outside the contract: it answers HTML).
+  pages: { paths: ['/checkout'], mount: mountCheckoutPage },
+  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx)],
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).

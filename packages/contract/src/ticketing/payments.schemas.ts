@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/** The phone numbers and cards the test-mode checkout simulator answers in a set way (docs/ticketing.md). */
+export const MAGIC_PAYERS = {
+  succeeds: ['+254711000000', '4242424242424242'],
+  insufficientFunds: ['+254711000001', '4000000000009995'],
+  declined: ['+254711000002', '4000000000000002'],
+  neverAnswers: ['+254711000003'],
+  /** The payment succeeds; every refund of it fails (`declined`). */
+  refundFails: ['+254711000005', '4000000000005126'],
+} as const;
+
+export const PaymentSchema = z
+  .object({
+    id: z.string().describe('Starts `pay_`.'),
+    object: z.literal('payment'),
+    livemode: z.boolean(),
+    order: z.string().describe('The order (`ord_`) it pays.'),
+    checkout_session: z.string().nullable(),
+    method: z.enum(['mobile_money', 'card', 'comp']),
+    amount: z.number().int(),
+    currency: z.string(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    failure_code: z.string().nullable().describe('`insufficient_funds` or `declined` when `status` is `failed`.'),
+    payer_hint: z.string().nullable().describe('The last four digits of the phone or card; never the whole number.'),
+    created_at: z.string(),
+    settled_at: z.string().nullable(),
+  })
+  .meta({ id: 'Payment' });
+export type Payment = z.infer<typeof PaymentSchema>;
+
+export const RefundSchema = z
+  .object({
+    id: z.string().describe('Starts `re_`.'),
+    object: z.literal('refund'),
+    livemode: z.boolean(),
+    order: z.string(),
+    amount: z.number().int().describe('In the currency\'s minor unit.'),
+    currency: z.string(),
+    reason: z.string().nullable(),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    failure_code: z.string().nullable(),
+    created_at: z.string(),
+    settled_at: z.string().nullable(),
+  })
+  .meta({ id: 'Refund' });
+export type Refund = z.infer<typeof RefundSchema>;
+
+export const CheckoutSessionSchema = z
+  .object({
+    id: z.string().describe('Starts `cs_`; unguessable, so it is the only credential the checkout page needs.'),
+    object: z.literal('checkout_session'),
+    livemode: z.boolean(),
+    status: z.enum(['open', 'complete', 'expired']),
+    amount: z.number().int(),
+    currency: z.string(),
+    url: z.string().describe('The checkout page: `{base_url}/checkout/{id}`.'),
+    expires_at: z.string(),
+    order: z.object({
+      id: z.string(),
+      code: z.string(),
+      status: z.string(),
+      event: z.object({ name: z.string(), starts_at: z.string(), venue: z.record(z.string(), z.unknown()).nullable() }),
+      ticket_type: z.object({ name: z.string() }),
+      quantity: z.number().int(),
+      amount_total: z.number().int(),
+      amount_discount: z.number().int(),
+      amount_paid: z.number().int(),
+      amount_due: z.number().int(),
+      expires_at: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'CheckoutSession' });
+export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
+
+export const PayCheckoutSessionSchema = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('mobile_money'), phone: z.string().regex(/^\+[1-9]\d{7,14}$/, 'An E.164 phone number, e.g. +254711000000.') }),
+  z.object({ method: z.literal('card'), card_number: z.string().regex(/^\d{12,19}$/, 'The card number: 12 to 19 digits.') }),
+]);
+
+export const PayCheckoutSessionResultSchema = z.object({
+  payment: PaymentSchema,
+  redirect_to: z
+    .string()
+    .nullable()
+    .describe('Where the page sends the buyer: the booking\'s `redirect_url` with `code`, `outcome` (`succeeded`, `pending`, or `refunded` when a late payment found its seats gone) and `payment`; `null` after a failure (the buyer may try again) or without a `redirect_url`.'),
+});
+
+export const PayLaterResultSchema = z.object({
+  status: z.string().describe('The order\'s status.'),
+  paid: z.boolean().describe('Whether `amount_paid` reached `amount_total`.'),
+  amount_due: z.number().int().describe('What is left to pay after the payments that succeeded so far.'),
+  payment: z.union([z.string(), z.array(z.never())]).describe('The checkout page for this payment, or `[]` when nothing is due.'),
+});

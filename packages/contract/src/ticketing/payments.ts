@@ -1,0 +1,2 @@
+export * from './payments.schemas';
+export * from './payments.contract';

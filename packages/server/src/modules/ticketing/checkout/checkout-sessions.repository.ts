@@ -1,0 +1,72 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { CheckoutSession } from '@svc/contract';
+import { scoped, type Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import { checkoutUrl, insertCheckoutSession, isCheckoutSessionId } from '../booking/checkout-sessions';
+import type { CheckoutSessionsTable } from '../../../db/ticketing.schema';
+
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+
+/**
+ * A test-mode session by its id alone: the id is the credential of the public checkout page. Live-mode
+ * sessions are paid at the provider's own page, so the simulator does not know them.
+ */
+export async function findTestSession(db: Executor, id: string): Promise<CheckoutSessionRow | undefined> {
+  if (!isCheckoutSessionId(id)) return undefined;
+  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('livemode', '=', false).executeTakeFirst();
+}
+
+export const scopeOfSession = (s: CheckoutSessionRow): Scope => ({ tenantId: s.tenant_id, livemode: s.livemode });
+
+/** The session with the order summary the page shows: no buyer details. */
+export async function describeSession(db: Executor, session: CheckoutSessionRow, baseUrl: string): Promise<CheckoutSession> {
+  const o = await db
+    .selectFrom('orders as o')
+    .innerJoin('ticketed_events as e', 'e.id', 'o.event_id')
+    .innerJoin('ticket_types as t', 't.id', 'o.ticket_type_id')
+    .select([
+      'o.id', 'o.code', 'o.status', 'o.quantity', 'o.amount_total', 'o.amount_discount', 'o.amount_paid', 'o.expires_at',
+      'e.name as event_name', 'e.starts_at as event_starts_at', 'e.venue as event_venue', 't.name as ticket_type_name',
+    ])
+    .where('o.id', '=', session.order_id)
+    .where('o.tenant_id', '=', session.tenant_id)
+    .executeTakeFirstOrThrow();
+  return {
+    id: session.id,
+    object: 'checkout_session',
+    livemode: session.livemode,
+    status: session.status,
+    amount: session.amount,
+    currency: session.currency,
+    url: checkoutUrl(baseUrl, session.id),
+    expires_at: new Date(session.expires_at).toISOString(),
+    order: {
+      id: o.id,
+      code: o.code,
+      status: o.status,
+      event: { name: o.event_name, starts_at: new Date(o.event_starts_at).toISOString(), venue: o.event_venue },
+      ticket_type: { name: o.ticket_type_name },
+      quantity: o.quantity,
+      amount_total: o.amount_total,
+      amount_discount: o.amount_discount,
+      amount_paid: o.amount_paid,
+      amount_due: Math.max(0, o.amount_total - o.amount_paid),
+      expires_at: o.expires_at === null ? null : new Date(o.expires_at).toISOString(),
+    },
+  };
+}
+
+
+/**
+ * A new session for `amount` of an order (made as booking makes its own); any open one of the same order is
+ * marked `expired` first, so an order has one payable session at a time.
+ */
+export async function openSession(
+  trx: Transaction<DB>,
+  scope: Scope,
+  s: { orderId: string; amount: number; currency: string; redirectUrl: string | null; expiresAt: Date },
+): Promise<string> {
+  await scoped(trx, scope).updateTable('checkout_sessions').set({ status: 'expired' }).where('order_id', '=', s.orderId).where('status', '=', 'open').execute();
+  return insertCheckoutSession(trx, scope, s);
+}

@@ -1,0 +1,36 @@
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../../core/context';
+import { ApiError } from '../../../core/errors';
+import { scoped, type Scope } from '../../../core/scope';
+import type { DB } from '../../../db/schema';
+import { issueRefund } from '../refunds/issue-refund';
+import { payOrder, type OrderRow } from './order-port';
+
+/**
+ * Counts a succeeded payment on its order (locked by the caller). Once `amount_paid` reaches `amount_total`
+ * the order is paid: exactly once, by the orders folder's conditional update. A payment arriving after the
+ * order expired takes the seats again if it can; if it cannot, everything paid is refunded at once.
+ */
+export async function applyPayment(
+  trx: Transaction<DB>,
+  ctx: AppContext,
+  scope: Scope,
+  order: OrderRow,
+  amount: number,
+): Promise<{ order: OrderRow; refunded: boolean }> {
+  const counted = await scoped(trx, scope)
+    .updateTable('orders')
+    .set((eb) => ({ amount_paid: eb('amount_paid', '+', amount), updated_at: new Date() }))
+    .where('id', '=', order.id)
+    .where('status', 'in', ['pending', 'expired'])
+    .where((eb) => eb(eb('amount_paid', '+', amount), '<=', eb.ref('amount_total')))
+    .returningAll()
+    .executeTakeFirst();
+  if (!counted) throw ApiError.of('order_not_payable', { details: { status: order.status } });
+  if (counted.amount_paid < counted.amount_total) return { order: counted, refunded: false };
+  const { paid } = await payOrder(trx, ctx, scope, counted);
+  if (paid) return { order: counted, refunded: false };
+  const refundable = counted.amount_paid - counted.amount_refunded;
+  const issued = await issueRefund(trx, scope, counted, refundable, 'seats_unavailable');
+  return { order: issued.order, refunded: issued.refund.status === 'succeeded' };
+}

@@ -1,0 +1,2 @@
+// What the other ticketing folders use of payments: recording one, and the ones a refund goes back to.
+export { insertPayment as recordPayment, serializePayment, succeededPayments, type PaymentRow } from './payments.repository';

@@ -1,0 +1,34 @@
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../../core/context';
+import { emitEvent } from '../../../core/events/emit-event';
+import { scoped, type Scope } from '../../../core/scope';
+import type { DB } from '../../../db/schema';
+import { orderObject, releaseOrderAs, type OrderRow } from '../payments/order-port';
+
+/**
+ * Moves a paid order after money went back: `refunded` once everything paid was returned (seats, coupon
+ * and stream released), else `partially_refunded`.
+ */
+export async function orderAfterRefund(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow): Promise<OrderRow> {
+  if (order.status !== 'paid' && order.status !== 'partially_refunded') return order;
+  if (order.amount_refunded >= order.amount_paid) {
+    const released = await releaseOrderAs(trx, ctx, scope, order, 'refunded');
+    if (!released) return order;
+    await emitEvent(trx, scope, {
+      type: 'events.order.refunded',
+      subject: released.id,
+      object: await orderObject(trx, scope, released),
+      previousAttributes: { status: order.status },
+    });
+    return released;
+  }
+  if (order.status === 'partially_refunded') return order;
+  const moved = await scoped(trx, scope)
+    .updateTable('orders')
+    .set({ status: 'partially_refunded', updated_at: new Date() })
+    .where('id', '=', order.id)
+    .where('status', '=', 'paid')
+    .returningAll()
+    .executeTakeFirst();
+  return moved ?? order;
+}
