@@ -90,9 +90,15 @@ export class RefusedBodies {
     return this.budget > 0;
   }
 
+  /**
+   * Tops the budget up for the time since the last top-up, but never for more than one tick: when the thread is
+   * busy (or the process gets little of the machine) the ticks come late and refused bodies get less, so the
+   * requests being served come first.
+   */
   private refill(): void {
     const now = performance.now();
-    this.budget = Math.min(this.burst, this.budget + ((now - this.last) / 1000) * this.limits.bytesPerSecond);
+    const credited = Math.min(now - this.last, TICK_MS);
+    this.budget = Math.min(this.burst, this.budget + (credited / 1000) * this.limits.bytesPerSecond);
     this.last = now;
   }
 
