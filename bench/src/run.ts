@@ -83,44 +83,44 @@ const cleanUp = () =>
 async function main() {
   database = await createDatabase();
   const operatorToken = `op_${randomBytes(24).toString('hex')}`;
-  const port = await freePort();
   const profileDir = join(ROOT, 'bench/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
   // At its default settings, as `pnpm start` runs it: `LOG_LEVEL` unset (`info`), whatever the shell says.
-  const svc = await start(
-    process.execPath,
-    [
-      ...startFlags(),
-      ...(values['node-flags']?.split(/\s+/).filter(Boolean) ?? []),
-      ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-      'dist/main.js',
-    ],
-    {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      LOG_LEVEL: '',
-      SVC_OPERATOR_TOKEN: operatorToken,
-      SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
-      // The figures measure the server, not the limiter.
-      SVC_RATE_LIMIT_PUBLIC: '1000000',
-      // Load from 127.0.0.1 may name the client it stands for (`X-Forwarded-For`): the hostile scenario's attacker
-      // is another client than the viewers, as it would be in production.
-      TRUST_PROXY: 'loopback',
-    },
-    join(ROOT, 'packages/server'),
-    `http://127.0.0.1:${port}`,
-  );
-  servers.push(svc);
+  const svcEnv = {
+    DATABASE_URL: database.url,
+    LOG_LEVEL: '',
+    SVC_OPERATOR_TOKEN: operatorToken,
+    SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // The figures measure the server, not the limiter.
+    SVC_RATE_LIMIT_PUBLIC: '1000000',
+    // Load from 127.0.0.1 may name the client it stands for (`X-Forwarded-For`): the hostile scenario's attacker
+    // is another client than the viewers, as it would be in production.
+    TRUST_PROXY: 'loopback',
+  };
+  const startSvc = async (env: Record<string, string>, flags: string[] = []) => {
+    const port = await freePort();
+    const running = await start(
+      process.execPath,
+      [...startFlags(), ...(values['node-flags']?.split(/\s+/).filter(Boolean) ?? []), ...flags, 'dist/main.js'],
+      { ...svcEnv, PORT: String(port), SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')), ...env },
+      join(ROOT, 'packages/server'),
+      `http://127.0.0.1:${port}`,
+    );
+    servers.push(running);
+    return running;
+  };
+  const svc = await startSvc({}, values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
   const ceilings = await start(process.execPath, ['--import', 'tsx', 'src/ceilings.ts'], { DATABASE_URL: database.url }, join(ROOT, 'bench'));
   servers.push(ceilings);
 
   const operator = new Api(svc.url, `Bearer ${operatorToken}`);
   const { data } = await operator.call('POST', '/v1/operator/tenants', { name: 'Bench tenant' });
   await operator.call('PATCH', `/v1/operator/tenants/${data.tenant.id}`, { rate_limits: { secret: 100_000, publishable: 100_000 } });
+  const load = (url: string, request: Load['request']): Load => ({ url, connections, durationSeconds, request });
   const ctx: Context = {
     svc,
     api: new Api(svc.url, `Bearer ${data.keys.test.secret}`),
+    operator,
     secretKey: data.keys.test.secret,
     publishableKey: data.keys.test.publishable,
     databaseUrl: database.url,
@@ -129,9 +129,13 @@ async function main() {
     durationSeconds,
     bigHistory: Number(values['big-history']),
     webhookRate: Number(values['webhook-rate']),
+    // Another server process on the same database (its own data directory and port, no media network).
+    another: async (env) => {
+      const running = await startSvc({ SVC_MEDIA_NETWORK: 'off', ...env });
+      return { running, measure: (request) => measure(load(running.url, request), running) };
+    },
   };
 
-  const load = (url: string, request: Load['request']): Load => ({ url, connections, durationSeconds, request });
   const measureWrite = () => measure(load(ceilings.url, () => ({ method: 'POST', path: '/write' })), ceilings);
   const json = await measure(load(ceilings.url, () => ({ method: 'GET', path: '/json' })), ceilings);
   const first = await measureWrite();

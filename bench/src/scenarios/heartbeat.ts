@@ -7,7 +7,7 @@ import { auth, ratio, type Context, type Scenario } from './types';
 const VIEWERS = 1000;
 
 /** Heartbeats round-robin over the open sessions, each with its own credentials and, optionally, a fresh Idempotency-Key. */
-function heartbeats(ids: string[], headersOf: (i: number) => Record<string, string>, keyed: boolean): Load['request'] {
+export function heartbeats(ids: string[], headersOf: (i: number) => Record<string, string>, keyed: boolean): Load['request'] {
   let n = 0;
   return () => {
     const i = n++ % ids.length;

@@ -5,6 +5,8 @@ import type { Running } from '../processes';
 export interface Context {
   svc: Running;
   api: Api;
+  /** The operator API of `svc`. */
+  operator: Api;
   secretKey: string;
   publishableKey: string;
   databaseUrl: string;
@@ -15,6 +17,8 @@ export interface Context {
   bigHistory: number;
   /** Deliveries per second the webhook fan-out asks for. */
   webhookRate: number;
+  /** Starts another server process on the same database, with `env` over the bench server's; stopped at the end of the run. */
+  another: (env: Record<string, string>) => Promise<{ running: Running; measure: Measure }>;
 }
 
 export type Measure = (request: Load['request']) => Promise<Result>;

@@ -91,6 +91,21 @@ describe('retries', () => {
     expect(calls[2]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('sends no generated key on the other requests a repeat cannot do twice: ending a session, an access check', async () => {
+    const session = { id: 'as_1', object: 'access_session', state: 'ended' };
+    const result = { allowed: true };
+    const { calls, fetch } = scripted(json(200, { data: session }), json(200, { data: result }), json(200, { data: session }));
+    const svc = new Svc({ apiKey: 'sk_test_x', fetch });
+    await svc.access.sessions.end('as_1');
+    await svc.access.checks.check({ customer: 'viewer-1', resource: { type: 'ls', id: 'ls_1' } });
+    await svc.access.sessions.end('as_1', {}, { idempotencyKey: 'mine-3' });
+    expect(calls.map((c) => [c.method, c.url.replace(/^.*\/v1\//, '/v1/'), c.headers['idempotency-key']])).toEqual([
+      ['DELETE', '/v1/access/sessions/as_1', undefined],
+      ['POST', '/v1/access/check', undefined],
+      ['DELETE', '/v1/access/sessions/as_1', 'mine-3'],
+    ]);
+  });
+
   it('sends no idempotency key on reads', async () => {
     const { calls, fetch } = scripted(json(200, { data: key }));
     await new Svc({ apiKey: 'sk_test_x', fetch }).keys.retrieve({ id: 'key_1' });

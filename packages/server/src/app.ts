@@ -12,6 +12,7 @@ import { inputGuard } from './core/input-guard';
 import { jsonBody } from './core/json-body';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
+import { refusedBodies } from './core/refused-body';
 import { requestContext } from './core/request-context';
 import { requestLog } from './core/request-log';
 import { routesOf, unknownRoute } from './core/unknown-route';
@@ -50,9 +51,10 @@ export function createApp(ctx: AppContext): Express {
   // After the body parser: its stream callbacks would drop an async context started before it.
   app.use(requestContext());
   // A body the JSON parser did not take is in some other format: say so rather than failing validation.
-  app.use((req, _res, next) => {
+  app.use((req, res, next) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (hasBody && !req.is('application/json')) {
+      if (!refusedBodies.drop(req)) res.setHeader('Connection', 'close');
       return next(ApiError.of('unsupported_media_type', { message: 'Send the request body as application/json.' }));
     }
     next();

@@ -21,6 +21,12 @@ const ConfigSchema = z.object({
     .default('false')
     .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
   SVC_RATE_LIMIT_PUBLIC: z.coerce.number().int().min(1).default(20),
+  /**
+   * Where rate limits are counted: `shared` (the default) in the database, so several processes together admit a
+   * bucket's limit; `process` in memory, exact for a single process and free of database calls, but N processes
+   * then admit N times the limit.
+   */
+  SVC_RATE_LIMITS: z.enum(['shared', 'process']).default('shared'),
   PUBLIC_BASE_URL: z.url().optional(),
   SVC_OPERATOR_TOKEN: z.string().min(24, 'SVC_OPERATOR_TOKEN must be at least 24 characters').optional(),
   SVC_ENCRYPTION_KEY: z

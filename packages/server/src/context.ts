@@ -38,7 +38,7 @@ export async function createContext(
     credentials: new CredentialCache(listener),
     auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
-    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, new PostgresRateStore(db)),
+    rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, config.SVC_RATE_LIMITS === 'shared' ? new PostgresRateStore(db) : undefined),
     jobs: new JobQueue(direct, log),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     modules,

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { access } from '../common/access';
+import { access, repeatable } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { ExternalIdSchema, MetadataFilterSchema } from '../common/metadata';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
@@ -122,7 +122,8 @@ export const accessChecksContract = c.router(
         'a restricted entitlement refuses a check that does not say.',
       body: AccessCheckRequestSchema,
       responses: { 200: dataOf(AccessCheckResultSchema), ...errors, ...errorResponses(422) },
-      metadata: read,
+      // A read sent as POST (its body is the question): repeating it changes nothing.
+      metadata: { ...read, ...repeatable },
     },
   },
   { strictStatusCodes: true },

@@ -80,7 +80,8 @@ export const accessSessionsContract = c.router(
       query: z.object({ customer: CustomerSchema.optional(), contact_hash: ContactHashSchema.optional() }),
       body: c.noBody(),
       responses: { 200: dataOf(AccessSessionSchema), ...errors, ...errorResponses(404, 422) },
-      metadata: end,
+      // Ending an ended session answers it as it is, and nothing reopens a session.
+      metadata: { ...end, ...repeatable },
     },
   },
   { strictStatusCodes: true },

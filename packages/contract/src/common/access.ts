@@ -62,7 +62,8 @@ export const access = <const A extends RouteAccess>(a: A) => ({ access: a });
 export const frequent = { requestLog: 'summary' } as const;
 
 /**
- * Route metadata for a write that a repeat cannot do twice (a heartbeat: it only keeps a session alive and
- * answers its current state). SDKs send it without an `Idempotency-Key`, which would cost a stored answer.
+ * Route metadata for a request other than a read that a repeat cannot do twice: a heartbeat (it only keeps a
+ * session alive and answers its current state), ending a session (an ended session is answered as it is), an
+ * access check (a read sent as POST). SDKs send it without an `Idempotency-Key`, which would cost a stored answer.
  */
 export const repeatable = { repeatable: true } as const;

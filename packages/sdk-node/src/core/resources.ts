@@ -18,7 +18,7 @@ export function kindOf(route: ContractRoute): ClientKind | undefined {
 /** `/v1/x/:id/y/:target_id` → `['id', 'target_id']`. */
 export const pathNames = (path: string) => [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!);
 
-/** The contract marks writes that a repeat cannot do twice (heartbeats): they go without a generated key. */
+/** The contract marks requests that a repeat cannot do twice (heartbeats, ends, checks): they go without a generated key. */
 const isRepeatable = (route: ContractRoute) => (route.metadata as { repeatable?: boolean } | undefined)?.repeatable === true;
 
 /** Path parameters go into the path; the rest is the query of a read or the body of a write. */
@@ -31,9 +31,9 @@ function toRequest(route: ContractRoute, args: Record<string, unknown> = {}): Ra
     return encodeURIComponent(String(value));
   });
   const hasPayload = Object.keys(rest).length > 0;
-  if (route.method === 'GET' || route.method === 'DELETE') return { method: route.method, path, query: hasPayload ? rest : undefined };
-  const body = hasPayload ? rest : route.body ? {} : undefined;
-  return isRepeatable(route) ? { method: route.method, path, body, repeatable: true } : { method: route.method, path, body };
+  const repeatable = isRepeatable(route) ? { repeatable: true } : {};
+  if (route.method === 'GET' || route.method === 'DELETE') return { method: route.method, path, query: hasPayload ? rest : undefined, ...repeatable };
+  return { method: route.method, path, body: hasPayload ? rest : route.body ? {} : undefined, ...repeatable };
 }
 
 /** `(id, …ids, args?, options?)` or `(args?, options?)`: leading strings are the path's parameters in order. */

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ApiError } from './errors';
 import { MAX_INPUT_DEPTH } from './input-guard';
+import { refusedBodies, type RefusedBodies } from './refused-body';
 
 export interface JsonBodyOptions {
   /** The largest body taken, after decompression. */
@@ -13,9 +14,11 @@ export interface JsonBodyOptions {
   perIp: number;
   /** Bodies one client IP may have waiting; further ones are refused with `429`. */
   queuePerIp: number;
+  /** Where the rest of a refused body goes: read and dropped within bounds, so the client reads its answer. */
+  refused: RefusedBodies;
 }
 
-const DEFAULTS: JsonBodyOptions = { limitBytes: 1024 * 1024, maxDepth: MAX_INPUT_DEPTH, perIp: 4, queuePerIp: 1000 };
+const DEFAULTS: JsonBodyOptions = { limitBytes: 1024 * 1024, maxDepth: MAX_INPUT_DEPTH, perIp: 4, queuePerIp: 1000, refused: refusedBodies };
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -117,7 +120,7 @@ function readBody(stream: Readable, o: JsonBodyOptions): Promise<Buffer> {
     const scanner = new DepthScanner(o.maxDepth);
     let size = 0;
     const fail = (err: ApiError) => {
-      // The rest is not read at all: the connection is closed once the answer is out (see `jsonBody`).
+      // The rest is not kept: `jsonBody` hands it to the refused bodies' reader.
       stream.removeAllListeners('data');
       stream.pause();
       reject(err);
@@ -135,10 +138,11 @@ function readBody(stream: Readable, o: JsonBodyOptions): Promise<Buffer> {
 
 /**
  * The JSON body parser, hardened against hostile bodies before any of them is parsed or authenticated: a
- * declared length over the limit is refused unread; the bytes are counted and their nesting measured as they
- * arrive, so a body over the limit or deeper than `maxDepth` is refused after the first byte too many (`413
+ * declared length over the limit is refused before it is read; the bytes are counted and their nesting measured as
+ * they arrive, so a body over the limit or deeper than `maxDepth` is refused after the first byte too many (`413
  * body_too_large`, `400 invalid_request`) without being kept; and each client IP has only `perIp` bodies read
- * and parsed at once. A refused body's rest is never read: its connection is closed once the answer is sent.
+ * and parsed at once. A refused body is answered at once; its rest is read and dropped at a bounded rate
+ * (`RefusedBodies`), since closing the connection on it would make the client lose the answer.
  */
 export function jsonBody(options: Partial<JsonBodyOptions> = {}) {
   const o = { ...DEFAULTS, ...options };
@@ -146,12 +150,12 @@ export function jsonBody(options: Partial<JsonBodyOptions> = {}) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
     if (!hasBody || !req.is('application/json')) return next();
-    const refuse = (err: ApiError) => next(err);
-    if (Number(req.headers['content-length'] ?? 0) > o.limitBytes) {
-      // Not worth reading to keep the connection: Node drops what is left unread, then closes.
-      res.setHeader('Connection', 'close');
-      return next(ApiError.of('body_too_large'));
-    }
+    const refuse = (err: ApiError) => {
+      // A rest too large to be worth reading is left unread: the connection goes once the answer is out.
+      if (!o.refused.drop(req)) res.setHeader('Connection', 'close');
+      next(err);
+    };
+    if (Number(req.headers['content-length'] ?? 0) > o.limitBytes) return refuse(ApiError.of('body_too_large'));
     const charset = /;\s*charset=("?)([\w-]+)\1/i.exec(req.headers['content-type'] ?? '')?.[2]?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       return refuse(ApiError.of('unsupported_media_type', { message: 'Send the request body as UTF-8 JSON.' }));
@@ -170,9 +174,11 @@ export function jsonBody(options: Partial<JsonBodyOptions> = {}) {
       }
       next();
     } catch (err) {
-      // Reading and dropping the rest of a hostile megabyte costs more than the client's reconnecting.
-      res.setHeader('Connection', 'close');
-      res.once('finish', () => req.socket.destroySoon());
+      if (stream !== req) {
+        // The rest is dropped as sent, undecompressed.
+        req.unpipe();
+        stream.destroy();
+      }
       refuse(err instanceof ApiError ? err : unreadable());
     } finally {
       release();

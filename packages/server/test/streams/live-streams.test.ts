@@ -179,12 +179,20 @@ describe('reads', () => {
       ],
     });
     expectStatus(await client(t, k).post('/v1/streams/playback_ids', { resource: rich.id, policy: 'public' }), 201);
+    // A page reads each stream as JSON written by PostgreSQL, a retrieve as columns: the same instant either way,
+    // microseconds included.
+    await t.ctx.db
+      .updateTable('live_streams')
+      .set({ external_id: 'rich-1', updated_at: '2026-11-24 01:02:03.456789+00' })
+      .where('id', '=', rich.id)
+      .execute();
     const listed = expectStatus(await client(t, k).get('/v1/streams/live_streams?metadata[tier]=gold'), 200).data;
     for (const s of [rich, plain]) {
       const retrieved = expectStatus(await client(t, k).get(`/v1/streams/live_streams/${s.id}`), 200).data;
       expect(listed.find((l: any) => l.id === s.id)).toEqual(retrieved);
     }
     const shown = listed.find((l: any) => l.id === rich.id);
+    expect(shown).toMatchObject({ external_id: 'rich-1', updated_at: '2026-11-24T01:02:03.456Z', sequence: expect.any(Number) });
     expect(shown.simulcast_targets).toHaveLength(2);
     expect(shown.playback_ids.map((p: any) => p.policy)).toEqual(['signed', 'public']);
     expect(listed.find((l: any) => l.id === plain.id).simulcast_targets).toEqual([]);

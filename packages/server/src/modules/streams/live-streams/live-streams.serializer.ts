@@ -9,7 +9,10 @@ import type { PlaybackIdRef } from '../playback-ids/playback-ids.service';
  */
 export const secretContext = (rowId: string, field: 'stream_key' | 'srt_passphrase') => `${rowId}:${field}`;
 
-/** What a target is shown with (a list's page reads it as JSON, `created_at` then a string). */
+/** A timestamp as the API shows it: a `Date` formatted, or text that already is (pages, see `listLiveStreams`). */
+const apiTime = (t: Date | string) => (typeof t === 'string' ? t : t.toISOString());
+
+/** What a target is shown with (a list's page reads it as JSON, `created_at` then the API's text). */
 export type ShownSimulcastTarget = Pick<SimulcastTargetRow, 'id' | 'url' | 'status' | 'error'> & { created_at: Date | string };
 
 /** What a stream is shown with besides its own row. */
@@ -25,12 +28,35 @@ export function serializeSimulcastTarget(row: ShownSimulcastTarget): SimulcastTa
     url: row.url,
     status: row.status,
     error: row.error,
-    created_at: new Date(row.created_at).toISOString(),
+    created_at: apiTime(row.created_at),
   };
 }
 
+/**
+ * The columns a stream is shown with. Its timestamps come as `Date`s (a row read as columns) or as the API's
+ * text, made by PostgreSQL (a page read as one JSON value per stream, see `listLiveStreams`).
+ */
+export type ShownLiveStream = Pick<
+  LiveStreamRow,
+  | 'id'
+  | 'livemode'
+  | 'status'
+  | 'provider'
+  | 'latency_mode'
+  | 'reconnect_window'
+  | 'audio_only'
+  | 'playback_policy'
+  | 'stream_key_sealed'
+  | 'srt_passphrase_sealed'
+  | 'ingest'
+  | 'health'
+  | 'sequence'
+  | 'external_id'
+  | 'metadata'
+> & { created_at: Date | string; updated_at: Date | string };
+
 /** The stream without its secrets: the shape of `data.object` in events. */
-export function serializeLiveStreamForEvent(row: LiveStreamRow, rel: LiveStreamRelations): LiveStreamEventObject {
+export function serializeLiveStreamForEvent(row: ShownLiveStream, rel: LiveStreamRelations): LiveStreamEventObject {
   return {
     id: row.id,
     object: 'live_stream',
@@ -53,13 +79,13 @@ export function serializeLiveStreamForEvent(row: LiveStreamRow, rel: LiveStreamR
     },
     external_id: row.external_id,
     metadata: row.metadata,
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
+    created_at: apiTime(row.created_at),
+    updated_at: apiTime(row.updated_at),
   };
 }
 
 /** The stream as its own API responses show it: with the stream key and SRT passphrase, unsealed. */
-export function serializeLiveStream(row: LiveStreamRow, rel: LiveStreamRelations, secrets: SecretBox): LiveStream {
+export function serializeLiveStream(row: ShownLiveStream, rel: LiveStreamRelations, secrets: SecretBox): LiveStream {
   const base = serializeLiveStreamForEvent(row, rel);
   return {
     ...base,

@@ -1,0 +1,131 @@
+// `pnpm --filter @svc/bench loop [--requests N] [--cpu-prof]`: the server's CPU time per request of one path,
+// measured on a loop of requests from a few connections rather than under full load, so that the figure (and a
+// CPU profile of it) is about the request's own work, not about queueing on a busy machine. See docs/benchmarks.md.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { Api, pool } from './api';
+import { ROOT, start } from './processes';
+import { summariseProfiles } from './profile-summary';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: {
+    requests: { type: 'string', default: '5000' },
+    connections: { type: 'string', default: '4' },
+    'cpu-prof': { type: 'boolean', default: false },
+    /** Paths measured one after the other (comma-separated); by default the bench's list of live streams. */
+    paths: { type: 'string', default: '/v1/streams/live_streams?limit=20&metadata[tier]=gold' },
+    /** The server build to run (to compare two builds back to back); by default packages/server/dist. */
+    server: { type: 'string', default: 'dist/main.js' },
+    /** The server's `LOG_LEVEL`; by default unset, as `pnpm start` runs it. */
+    'log-level': { type: 'string', default: '' },
+  },
+});
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: ADMIN_URL });
+  await c.connect();
+  await c.query(sql);
+  await c.end();
+}
+
+/** `n` GETs of `path` over `connections` keep-alive connections; resolves to the count of answers that were not 200. */
+async function loop(url: string, path: string, authorization: string, n: number, connections: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let bad = 0;
+  await pool(Array.from({ length: n }, (_, i) => i), connections, () =>
+    new Promise<void>((resolve, reject) => {
+      request(`${url}${path}`, { agent, headers: { authorization } }, (res) => {
+        if (res.statusCode !== 200) bad++;
+        res.resume().on('end', resolve);
+      })
+        .on('error', reject)
+        .end();
+    }),
+  );
+  agent.destroy();
+  return bad;
+}
+
+/** A port free right now, so the server's address is known before it answers. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function main() {
+  const name = `svc_loop_${Date.now()}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${name}`;
+  const operatorToken = `op_${randomBytes(24).toString('hex')}`;
+  const port = await freePort();
+  const profileDir = join(ROOT, 'bench/profiles', `loop-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
+  const svc = await start(
+    process.execPath,
+    ['--max-old-space-size=512', ...(values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), values.server],
+    {
+      DATABASE_URL: dbUrl.toString(),
+      PORT: String(port),
+      LOG_LEVEL: values['log-level'],
+      SVC_OPERATOR_TOKEN: operatorToken,
+      SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-loop-')),
+      SVC_RATE_LIMIT_PUBLIC: '1000000',
+    },
+    join(ROOT, 'packages/server'),
+    // Below `info` the server logs no line that says where it listens.
+    `http://127.0.0.1:${port}`,
+  );
+  try {
+    const operator = new Api(svc.url, `Bearer ${operatorToken}`);
+    const { data } = await operator.call('POST', '/v1/operator/tenants', { name: 'Loop tenant' });
+    await operator.call('PATCH', `/v1/operator/tenants/${data.tenant.id}`, { rate_limits: { secret: 100_000, publishable: 100_000 } });
+    const authorization = `Bearer ${data.keys.test.secret}`;
+    const api = new Api(svc.url, authorization);
+    // The bench's list-live-streams scenario: 200 live streams, a quarter of them `tier: gold`.
+    await pool(Array.from({ length: 200 }, (_, i) => i), 10, async (i) => {
+      await api.call('POST', '/v1/streams/live_streams', { metadata: { tier: i % 4 === 0 ? 'gold' : 'standard' } });
+    });
+    const n = Number(values.requests);
+    const connections = Number(values.connections);
+    for (const path of values.paths.split(',')) {
+      const size = (await (await fetch(`${svc.url}${path}`, { headers: { authorization } })).arrayBuffer()).byteLength;
+      // Warm-up: the JIT and the database's caches.
+      await loop(svc.url, path, authorization, Math.min(1000, n), connections);
+      const cpuBefore = svc.cpuSeconds();
+      const started = performance.now();
+      const bad = await loop(svc.url, path, authorization, n, connections);
+      const cpu = svc.cpuSeconds() - cpuBefore;
+      const seconds = (performance.now() - started) / 1000;
+      process.stdout.write(
+        `${n} × GET ${path} (${size} bytes) over ${connections} connections: ${((cpu * 1e6) / n).toFixed(0)} µs of server CPU per request, ` +
+          `${Math.round(n / seconds)} requests/s, ${bad} not 200\n`,
+      );
+    }
+  } finally {
+    await svc.stop();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+  if (values['cpu-prof']) process.stdout.write(`\n${summariseProfiles(profileDir)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);
