@@ -6,7 +6,7 @@ import { isIdOf } from '../../../core/ids';
 import { UUID_ANCHOR } from '../../../core/pagination';
 import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
-import { checkinsOfTicket, serializeCheckin } from '../checkins/checkins.repository';
+import { checkinsOfTicket, serializeCheckin } from '../checkins/checkin-rows.service';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { attendeesOf, attendeeStatusSql, findAttendee, serializeAttendee, type AttendeeRow } from './attendee-rows';

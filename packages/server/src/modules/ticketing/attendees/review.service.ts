@@ -7,7 +7,7 @@ import type { DB } from '../../../db/schema';
 import { releaseSeats } from '../capacity/capacity-buckets';
 import { eventFor } from '../events/events.service';
 import { nowOf } from '../orders/order-transitions';
-import { findOrder, type OrderRow } from '../orders/orders.repository';
+import type { OrderRow } from '../orders/order-rows.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { cancelPendingOrder, releaseOrderAs } from '../payments/order-port';
 import { issueRefund } from '../refunds/issue-refund';
@@ -32,7 +32,7 @@ export async function underLocks<T>(
   return ctx.db.transaction().execute(async (trx) => {
     const event = await eventFor(ctx, trx, caller, ref, 'write');
     const first = await attendeeRow(trx, scope, event.id, attendeeId);
-    const order = (await findOrder(trx, scope, first.order_id, { forUpdate: true }))!;
+    const order = await scoped(trx, scope).selectFrom('orders').selectAll().where('id', '=', first.order_id).forUpdate().executeTakeFirstOrThrow();
     await lockTicket(trx, scope, first.id);
     return work(trx, await attendeeRow(trx, scope, event.id, attendeeId), order);
   });
