@@ -50,6 +50,8 @@ export async function exportAttendees(ctx: AppContext, caller: OrganizerCaller, 
   });
   const source = Readable.from(rowsOf(ctx, caller.scope, event.id));
   source.on('error', (err) => csv.destroy(err));
+  // A client that goes away ends the reads (the generator's `return`), not just the writes.
+  csv.on('close', () => source.destroy());
   source.pipe(csv);
   return { stream: csv, filename: `attendees-${event.slug}.csv` };
 }

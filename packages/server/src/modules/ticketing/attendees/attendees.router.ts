@@ -18,6 +18,9 @@ export const attendeesRouter = (ctx: AppContext) =>
       const { stream, filename } = await exportAttendees(ctx, actorOf(req), params.event, query.format);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+      // Headers are gone by the time a read fails mid-way: the connection is cut so the client sees a broken file.
+      stream.on('error', () => res.destroy());
+      res.on('close', () => stream.destroy());
       return { status: 200, body: stream as unknown as string };
     },
     retrieve: async ({ params, req }) => ({ status: 200, body: { data: await getAttendee(ctx, actorOf(req), params.event, params.attendee) } }),
