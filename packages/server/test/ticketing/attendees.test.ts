@@ -59,7 +59,8 @@ describe('organizer attendees', () => {
     expect(expectStatus(await t.http().get(path).set(sk(tenant)), 200).data).toMatchObject({ status: 'pending', review_status: 'pending' });
     expectError(await t.http().post(`${path}/approve`).set(sk(tenant)), 422, 'PAYMENT_PENDING');
     expectStatus(await pay(t, b.session, card('4242424242424242')), 200);
-    expect(expectStatus(await t.http().get(path).set(sk(tenant)), 200).data).toMatchObject({ status: 'pending', review_status: 'pending' });
+    // Payment sent the ticket: its delivery is queued.
+    expect(expectStatus(await t.http().get(path).set(sk(tenant)), 200).data).toMatchObject({ status: 'pending', review_status: 'pending', ticket_delivery_status: 'queued' });
 
     const approved = expectStatus(await t.http().post(`${path}/approve`).set(sk(tenant)), 200).data;
     expect(approved).toMatchObject({ status: 'confirmed', review_status: 'approved' });
@@ -94,6 +95,25 @@ describe('organizer attendees', () => {
     expect(bucket.sold).toBe(0);
     const refunds = expectStatus(await t.http().get(`/v1/orders/${b.booking.id}/refunds`).set(sk(tenant)), 200).data;
     expect(refunds.map((r: any) => r.amount).sort()).toEqual([1500, 1500]);
+  });
+
+  it('a rejection stands when the network refuses its refund; an ended order cannot be reviewed', async () => {
+    const tenant = await t.tenant();
+    const b = await pendingBooking(t, tenant, {}, 1);
+    await requireApproval(t, b.event.id);
+    expectStatus(await pay(t, b.session, card('4000000000005126')), 200);
+    const [ticket] = await attendeesOfOrder(t, b.booking.id);
+    const rejected = expectStatus(await t.http().post(`${attendeesPath(b.event.slug)}/${ticket!.attendee_id}/reject`).set(sk(tenant)), 200).data;
+    expect(rejected).toMatchObject({ status: 'cancelled', review_status: 'rejected' });
+    const refunds = expectStatus(await t.http().get(`/v1/orders/${b.booking.id}/refunds`).set(sk(tenant)), 200).data;
+    expect(refunds).toMatchObject([{ amount: 1500, status: 'failed' }]);
+
+    const expired = await pendingBooking(t, tenant, {}, 1);
+    await requireApproval(t, expired.event.id);
+    expectStatus(await t.http().post(`/v1/test_helpers/orders/${expired.booking.id}/expire`).set(sk(tenant)), 200);
+    const [late] = await attendeesOfOrder(t, expired.booking.id);
+    expectError(await t.http().post(`${attendeesPath(expired.event.slug)}/${late!.attendee_id}/approve`).set(sk(tenant)), 409, 'INVALID_STATE');
+    expectError(await t.http().post(`${attendeesPath(expired.event.slug)}/${late!.attendee_id}/reject`).set(sk(tenant)), 409, 'INVALID_STATE');
   });
 
   it('rejecting the only attendee of an unpaid order cancels it', async () => {
