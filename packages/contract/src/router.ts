@@ -15,6 +15,8 @@ import { ticketingPaymentsContract } from './ticketing/payments.contract';
 import { bookingContract } from './ticketing/booking.contract';
 import { ordersContract } from './ticketing/orders.contract';
 import { ticketsContract } from './ticketing/tickets.contract';
+import { attendeesContract } from './ticketing/attendees.contract';
+import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 
 const c = initContract();
@@ -39,6 +41,8 @@ const groups = {
   booking: bookingContract,
   orders: ordersContract,
   tickets: ticketsContract,
+  attendees: attendeesContract,
+  checkins: checkinsContract,
   creators: creatorsContract,
 };
 
@@ -65,6 +69,8 @@ export type ContractGroups = {
   booking: typeof bookingContract;
   orders: typeof ordersContract;
   tickets: typeof ticketsContract;
+  attendees: typeof attendeesContract;
+  checkins: typeof checkinsContract;
   creators: typeof creatorsContract;
 };
 

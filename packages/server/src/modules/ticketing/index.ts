@@ -10,6 +10,9 @@ import { bookingRouter } from './booking/booking.router';
 import { orderExpiryJobs } from './orders/expire-orders.job';
 import { ordersRouter } from './orders/orders.router';
 import { ticketsRouter } from './tickets/tickets.router';
+import { attendeesRouter } from './attendees/attendees.router';
+import { attendeeDeliverySubscriber } from './attendees/delivery-statuses';
+import { checkinsRouter } from './checkins/checkins.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -27,10 +30,14 @@ export const ticketingModule: ModuleDefinition = {
     orders: ordersRouter(ctx),
     tickets: ticketsRouter(ctx),
     ticketingPayments: ticketingPaymentsRouter(ctx),
+    attendees: attendeesRouter(ctx),
+    checkins: checkinsRouter(ctx),
   }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
   jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx)],
+  // Ticket and invite delivery statuses follow payment and messaging's delivery events.
+  onEvents: attendeeDeliverySubscriber,
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
