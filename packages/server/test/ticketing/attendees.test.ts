@@ -97,6 +97,25 @@ describe('organizer attendees', () => {
     expect(refunds.map((r: any) => r.amount).sort()).toEqual([1500, 1500]);
   });
 
+  it('rejecting one attendee takes their stream away and leaves the others\' in place', async () => {
+    const tenant = await t.tenant();
+    const stream = expectStatus(await t.http().post('/v1/streams/live_streams').set(sk(tenant)).send({}), 201).data;
+    const b = await pendingBooking(t, tenant, { capacity: 10, live_stream: stream.id }, 2);
+    await requireApproval(t, b.event.id);
+    expectStatus(await pay(t, b.session, card('4242424242424242')), 200);
+    const [first, second] = await attendeesOfOrder(t, b.booking.id);
+    const entitlementOf = async (ticketId: string) => {
+      const ticket = await t.ctx.db.selectFrom('tickets').select('entitlement_id').where('id', '=', ticketId).executeTakeFirstOrThrow();
+      return t.ctx.db.selectFrom('entitlements').select(['id', 'status']).where('id', '=', ticket.entitlement_id!).executeTakeFirstOrThrow();
+    };
+    expect((await entitlementOf(first!.id)).status).toBe('active');
+    expect((await entitlementOf(second!.id)).status).toBe('active');
+
+    expectStatus(await t.http().post(`${attendeesPath(b.event.slug)}/${first!.attendee_id}/reject`).set(sk(tenant)).send({}), 200);
+    expect((await entitlementOf(first!.id)).status).toBe('revoked');
+    expect((await entitlementOf(second!.id)).status).toBe('active');
+  });
+
   it('a rejection stands when the network refuses its refund; an ended order cannot be reviewed', async () => {
     const tenant = await t.tenant();
     const b = await pendingBooking(t, tenant, {}, 1);

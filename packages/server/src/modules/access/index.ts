@@ -18,4 +18,9 @@ export { entitlementCachePart } from './access-parts';
 // Identity revokes a deleted customer's entitlements through these.
 export { listEntitlements, revokeEntitlement } from './entitlements/entitlements.service';
 // Ticketing grants a paid ticket's stream, and revokes it, inside its own transaction.
-export { grantEntitlementInTransaction, revokeEntitlementsBySource, type TransactionalGrant } from './entitlements/transactional-grants';
+export {
+  grantEntitlementInTransaction,
+  revokeEntitlementInTransaction,
+  revokeEntitlementsBySource,
+  type TransactionalGrant,
+} from './entitlements/transactional-grants';

@@ -66,17 +66,25 @@ export async function grantEntitlementInTransaction(trx: Transaction<DB>, scope:
  * `source_ref` (a ticket's order code): each ends its sessions and emits `access.entitlement.revoked`.
  */
 export async function revokeEntitlementsBySource(trx: Transaction<DB>, scope: Scope, source: EntitlementSource, sourceRef: string, now: Date) {
-  const rows = await trx
+  return revokeWhere(trx, scope, now, (q) => q.where('source', '=', source).where('source_ref', '=', sourceRef));
+}
+
+/** Revokes one entitlement inside the caller's transaction (one ticket of an order no longer admits its holder). */
+export async function revokeEntitlementInTransaction(trx: Transaction<DB>, scope: Scope, id: string, now: Date) {
+  return revokeWhere(trx, scope, now, (q) => q.where('id', '=', id));
+}
+
+type EntitlementsQuery = ReturnType<typeof activeEntitlements>;
+const activeEntitlements = (trx: Transaction<DB>, scope: Scope) =>
+  trx
     .selectFrom('entitlements')
     .selectAll()
     .where('tenant_id', '=', scope.tenantId)
     .where('livemode', '=', scope.livemode)
-    .where('source', '=', source)
-    .where('source_ref', '=', sourceRef)
-    .where('status', 'in', ['active', 'suspended'])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+    .where('status', 'in', ['active', 'suspended']);
+
+async function revokeWhere(trx: Transaction<DB>, scope: Scope, now: Date, narrow: (q: EntitlementsQuery) => EntitlementsQuery) {
+  const rows = await narrow(activeEntitlements(trx, scope)).orderBy('id').forUpdate().execute();
   for (const row of rows) {
     const updated = await repo.updateEntitlement(trx, scope, row.id, { status: 'revoked' }, now);
     await endSessionsOf(trx, scope, row.id, 'entitlement_inactive', now);

@@ -6,6 +6,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { releaseSeats } from '../capacity/capacity-buckets';
 import { eventFor } from '../events/events.service';
+import { revokeTicketHolder } from '../orders/order-holders';
 import { nowOf } from '../orders/order-transitions';
 import type { OrderRow } from '../orders/order-rows.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
@@ -94,6 +95,7 @@ export async function rejectAttendee(ctx: AppContext, caller: OrganizerCaller, r
       .set({ review_status: 'rejected', review_reason: reason, reviewed_at: now, status: 'void', updated_at: new Date() })
       .where('id', '=', row.id)
       .execute();
+    await revokeTicketHolder(trx, scope, row.id, now);
     const counts = await scoped(trx, scope)
       .selectFrom('tickets')
       .select((eb) => [eb.fn.countAll<string>().as('all'), eb.fn.count<string>('id').filterWhere('status', '!=', 'void').as('left')])

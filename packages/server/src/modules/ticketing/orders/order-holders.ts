@@ -2,7 +2,7 @@ import type { EntitlementLimitsInput } from '@svc/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { Scope } from '../../../core/scope';
-import { grantEntitlementInTransaction, revokeEntitlementsBySource } from '../../access';
+import { grantEntitlementInTransaction, revokeEntitlementInTransaction, revokeEntitlementsBySource } from '../../access';
 import { findOrCreateCustomerByEmail } from '../../identity';
 import type { EventRow, TicketTypeRow } from '../booking/catalogue-reads';
 import { setTicketHolder, type TicketRow } from '../tickets/ticket-rows.service';
@@ -59,3 +59,29 @@ export async function grantTicketHolders(
 /** Takes the order's streams away again (refund, cancellation); safe to repeat. */
 export const revokeTicketHolders = (trx: Transaction<DB>, scope: Scope, order: OrderRow, now: Date) =>
   revokeEntitlementsBySource(trx, scope, 'ticket', order.code, now);
+
+/**
+ * Takes one voided ticket's stream away from its holder (a rejected attendee), unless another ticket of the
+ * order still admits the same customer through the same entitlement.
+ */
+export async function revokeTicketHolder(trx: Transaction<DB>, scope: Scope, ticketId: string, now: Date) {
+  const ticket = await trx
+    .selectFrom('tickets')
+    .select(['order_id', 'entitlement_id'])
+    .where('tenant_id', '=', scope.tenantId)
+    .where('livemode', '=', scope.livemode)
+    .where('id', '=', ticketId)
+    .executeTakeFirst();
+  if (!ticket?.entitlement_id) return;
+  const sharing = await trx
+    .selectFrom('tickets')
+    .select('id')
+    .where('tenant_id', '=', scope.tenantId)
+    .where('livemode', '=', scope.livemode)
+    .where('order_id', '=', ticket.order_id)
+    .where('entitlement_id', '=', ticket.entitlement_id)
+    .where('status', '!=', 'void')
+    .where('id', '!=', ticketId)
+    .executeTakeFirst();
+  if (!sharing) await revokeEntitlementInTransaction(trx, scope, ticket.entitlement_id, now);
+}
