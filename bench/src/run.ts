@@ -22,6 +22,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'big-history': { type: 'string', default: '1000000' },
     'webhook-rate': { type: 'string', default: '1200' },
+    /** Scales the ticketing scenarios' fixed sizes (2,000 buyers, 500 seats, 2,000 orders), e.g. 0.1 for a quick try. */
+    'ticketing-scale': { type: 'string', default: '1' },
     /** More Node flags for the server process, after those of its `start` script (e.g. `--max-old-space-size=1024`). */
     'node-flags': { type: 'string' },
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
@@ -129,6 +131,7 @@ async function main() {
     durationSeconds,
     bigHistory: Number(values['big-history']),
     webhookRate: Number(values['webhook-rate']),
+    ticketingScale: Number(values['ticketing-scale']),
   };
 
   const load = (url: string, request: Load['request']): Load => ({ url, connections, durationSeconds, request });

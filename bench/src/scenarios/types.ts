@@ -15,6 +15,8 @@ export interface Context {
   bigHistory: number;
   /** Deliveries per second the webhook fan-out asks for. */
   webhookRate: number;
+  /** Scales the ticketing scenarios' sizes (1 = as the issue sets them). */
+  ticketingScale: number;
 }
 
 export type Measure = (request: Load['request']) => Promise<Result>;
