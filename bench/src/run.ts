@@ -29,7 +29,7 @@ const { values } = parseArgs({
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
     'cpu-prof': { type: 'boolean', default: false },
     /** The whole run stops itself after this many seconds, whatever it is doing. */
-    'time-limit': { type: 'string', default: '540' },
+    'time-limit': { type: 'string', default: '900' },
   },
 });
 const durationSeconds = Number(values.duration);
