@@ -66,7 +66,8 @@ export async function markOrderPaid(
   if (order.status !== 'pending' && order.status !== 'expired') return { outcome: 'not_payable', order: await presentOrder(trx, scope, order) };
   const sold = await sellSeats(trx, scope, order);
   if (!sold) return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order) };
-  await redeemCoupon(trx, scope, order);
+  // Buckets before the coupon, as a booking takes them, so two transactions never wait for each other crosswise.
+  if (sold !== 'move_held') await redeemCoupon(trx, scope, order);
   const paid = (await transitionOrder(
     trx,
     scope,
@@ -84,7 +85,10 @@ export async function markOrderPaid(
   await emitEvent(trx, scope, { type: 'events.order.paid', subject: paid.id, object: shown, previousAttributes: { status: order.status } });
   // Held to sold cannot fail (the room was counted at the hold) and leaves held + sold unchanged, so it waits
   // until here: a confirmation then keeps the event's hot bucket rows locked only until its commit.
-  if (sold === 'move_held') await sellHeldSeats(trx, order.bucket_ids, order.seats);
+  if (sold === 'move_held') {
+    await sellHeldSeats(trx, order.bucket_ids, order.seats);
+    await redeemCoupon(trx, scope, order);
+  }
   return { outcome: 'paid', order: shown };
 }
 
