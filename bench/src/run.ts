@@ -22,12 +22,14 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'big-history': { type: 'string', default: '1000000' },
     'webhook-rate': { type: 'string', default: '1200' },
+    /** Scales the ticketing scenarios' fixed sizes (2,000 buyers, 500 seats, 2,000 orders), e.g. 0.1 for a quick try. */
+    'ticketing-scale': { type: 'string', default: '1' },
     /** More Node flags for the server process, after those of its `start` script (e.g. `--max-old-space-size=1024`). */
     'node-flags': { type: 'string' },
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
     'cpu-prof': { type: 'boolean', default: false },
     /** The whole run stops itself after this many seconds, whatever it is doing. */
-    'time-limit': { type: 'string', default: '540' },
+    'time-limit': { type: 'string', default: '900' },
   },
 });
 const durationSeconds = Number(values.duration);
@@ -134,6 +136,7 @@ async function main() {
       const running = await startSvc({ SVC_MEDIA_NETWORK: 'off', ...env });
       return { running, measure: (request) => measure(load(running.url, request), running) };
     },
+    ticketingScale: Number(values['ticketing-scale']),
   };
 
   const measureWrite = () => measure(load(ceilings.url, () => ({ method: 'POST', path: '/write' })), ceilings);

@@ -4,10 +4,26 @@ import { heartbeat } from './heartbeat';
 import { hostile } from './hostile';
 import { listLiveStreams } from './streams';
 import { rateLimits } from './rate-limits';
+import { paymentConfirmations, ticketRush } from './ticketing';
+import { publicEventPage, signedInRead } from './ticketing-reads';
 import type { Scenario } from './types';
 import { webhookFanOut } from './webhooks';
 
 export type { Context, Scenario } from './types';
 
 /** In the order they run; the webhook fan-out goes last so its endpoints receive no other scenario's events. */
-export const SCENARIOS: Scenario[] = [floor, heartbeat, sessionOpen, accessCheck, entitlementGrant, listLiveStreams, rateLimits, hostile, webhookFanOut];
+export const SCENARIOS: Scenario[] = [
+  floor,
+  heartbeat,
+  sessionOpen,
+  accessCheck,
+  entitlementGrant,
+  listLiveStreams,
+  ticketRush,
+  paymentConfirmations,
+  publicEventPage,
+  signedInRead,
+  rateLimits,
+  hostile,
+  webhookFanOut,
+];

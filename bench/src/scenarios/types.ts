@@ -19,6 +19,8 @@ export interface Context {
   webhookRate: number;
   /** Starts another server process on the same database, with `env` over the bench server's; stopped at the end of the run. */
   another: (env: Record<string, string>) => Promise<{ running: Running; measure: Measure }>;
+  /** Scales the ticketing scenarios' sizes (1 = as the issue sets them). */
+  ticketingScale: number;
 }
 
 export type Measure = (request: Load['request']) => Promise<Result>;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
@@ -74,6 +74,29 @@ function kidOf(token: string): string {
   return header.kid;
 }
 
+const CLOCK_TOLERANCE_SECONDS = 5;
+const MAX_VERIFIED_TOKENS = 20_000;
+
+/**
+ * Tokens whose ES256 signature and static claims jose accepted, with their claims, per server. A signed-in
+ * dashboard sends the same token with every request for up to 15 minutes and its signature cannot change, so
+ * it is verified once. The key (a revocation), the session (a logout) and the time are checked on every request.
+ */
+const verifiedTokens = new WeakMap<AppContext, Map<string, JWTPayload>>();
+function verifiedTokensOf(ctx: AppContext): Map<string, JWTPayload> {
+  let map = verifiedTokens.get(ctx);
+  if (!map) verifiedTokens.set(ctx, (map = new Map()));
+  return map;
+}
+
+/** A remembered token's claims while `exp` (and `nbf`, if any) still hold as jose checks them; else undefined. */
+function stillValid(payload: JWTPayload | undefined, now: Date): JWTPayload | undefined {
+  const seconds = Math.floor(now.getTime() / 1000);
+  if (!payload || typeof payload.exp !== 'number' || payload.exp <= seconds - CLOCK_TOLERANCE_SECONDS) return undefined;
+  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > seconds + CLOCK_TOLERANCE_SECONDS)) return undefined;
+  return payload;
+}
+
 /**
  * Verifies an identity access token and answers the signed-in person as a principal: ES256 with a known,
  * unrevoked key, this issuer, audience `svc`, not expired, and a session that has not ended (a logout is
@@ -83,21 +106,27 @@ export async function resolveAccessToken(ctx: AppContext, token: string): Promis
   const kid = kidOf(token);
   const key = await verificationKey(ctx, kid);
   if (!key) throw refuseAccessToken('unknown_key', 'The access token was signed with a key that is unknown or revoked.');
-  let payload;
-  try {
-    ({ payload } = await jwtVerify(token, key, {
-      algorithms: [ACCESS_TOKEN_ALG],
-      issuer: issuerOf(ctx),
-      audience: ACCESS_TOKEN_AUDIENCE,
-      requiredClaims: ['sub', 'exp', 'iat', 'tid', 'cus', 'sid'],
-      currentDate: nowOf(ctx),
-      clockTolerance: 5,
-    }));
-  } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw refuseAccessToken('token_expired', 'The access token has expired; refresh the session.');
-    if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw refuseAccessToken('invalid_signature', 'The access token\'s signature does not match its key.');
-    if (err instanceof joseErrors.JWTClaimValidationFailed) throw refuseAccessToken('invalid_claims', `The access token's \`${err.claim}\` claim is missing or wrong.`);
-    throw refuseAccessToken('malformed', 'The access token cannot be read.');
+  const now = nowOf(ctx);
+  const verified = verifiedTokensOf(ctx);
+  let payload = stillValid(verified.get(token), now);
+  if (!payload) {
+    try {
+      ({ payload } = await jwtVerify(token, key, {
+        algorithms: [ACCESS_TOKEN_ALG],
+        issuer: issuerOf(ctx),
+        audience: ACCESS_TOKEN_AUDIENCE,
+        requiredClaims: ['sub', 'exp', 'iat', 'tid', 'cus', 'sid'],
+        currentDate: now,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      }));
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw refuseAccessToken('token_expired', 'The access token has expired; refresh the session.');
+      if (err instanceof joseErrors.JWSSignatureVerificationFailed) throw refuseAccessToken('invalid_signature', 'The access token\'s signature does not match its key.');
+      if (err instanceof joseErrors.JWTClaimValidationFailed) throw refuseAccessToken('invalid_claims', `The access token's \`${err.claim}\` claim is missing or wrong.`);
+      throw refuseAccessToken('malformed', 'The access token cannot be read.');
+    }
+    if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+    verified.set(token, payload);
   }
   const { sub, tid, cus, sid, livemode } = payload as Record<string, unknown>;
   if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cus !== 'string' || typeof sid !== 'string' || typeof livemode !== 'boolean') {

@@ -9,7 +9,7 @@ import type { TenantPrincipal } from '../../../core/principal';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
-import { ensureBuckets, holdSeats } from '../capacity/capacity-buckets';
+import { ensureBuckets, haveRoom, holdSeats } from '../capacity/capacity-buckets';
 import { discountOf, holdCouponUse, usableCoupon, type CouponRow } from '../capacity/coupon-uses';
 import { expireOrder } from '../orders/expire-orders.job';
 import { markOrderPaid, nowOf } from '../orders/order-transitions';
@@ -105,17 +105,18 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget, body
     const sessionId = due
       ? await insertCheckoutSession(trx, scope, { orderId: order.id, amount: p.total, currency: order.currency, redirectUrl: order.redirect_url, expiresAt: p.expiresAt! })
       : null;
-    // The holds come last, so the hot bucket rows stay locked for as short a time as possible.
-    await ensureBuckets(trx, scope, buckets);
-    if (!(await holdSeats(trx, order.bucket_ids, seats))) throw ApiError.of('sold_out', { param: 'quantity' });
-    if (p.coupon && !(await holdCouponUse(trx, p.coupon.id))) {
-      throw ApiError.of('coupon_invalid', { param: 'coupon_code', message: 'This coupon has been used up.', details: { reason: 'used_up' } });
-    }
     if (p.expiresAt) {
       await sendInTransaction(trx, [jobOf(expireOrder, { tenant_id: scope.tenantId, livemode: scope.livemode, order_id: order.id }, p.expiresAt)]);
     }
     const created = await presentOrder(trx, scope, order);
     await emitEvent(trx, scope, { type: 'events.order.created', subject: order.id, object: created });
+    // The holds come last (a refusal rolls back all of the above), so the hot bucket rows stay locked for as
+    // short a time as possible: from here to the commit.
+    await ensureBuckets(trx, scope, buckets);
+    if (!(await holdSeats(trx, order.bucket_ids, seats))) throw ApiError.of('sold_out', { param: 'quantity' });
+    if (p.coupon && !(await holdCouponUse(trx, p.coupon.id))) {
+      throw ApiError.of('coupon_invalid', { param: 'coupon_code', message: 'This coupon has been used up.', details: { reason: 'used_up' } });
+    }
     if (p.total === 0) {
       const paid = await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: 0 });
       return { booking: paid.order, payment: [] as [] };
@@ -158,6 +159,9 @@ export async function book(
   const held = new Date(now.getTime() + t.event.hold_minutes * 60_000);
   const starts = new Date(t.event.starts_at);
   const expiresAt = total === 0 ? null : payLater && starts.getTime() > held.getTime() ? starts : held;
+  // A rush ends with most buyers refused: a plain read refuses them without the order's inserts and without
+  // queueing behind the bucket's row lock. It can only be stale towards "room": the hold still decides.
+  if (!(await haveRoom(ctx.db, bucketsOfTarget(t), seatsOf(t)))) throw ApiError.of('sold_out', { param: 'quantity' });
   try {
     return await createOrder(ctx, scope, t, body, buyer, { total, discount, coupon, payLater, expiresAt });
   } catch (err) {

@@ -22,12 +22,13 @@ export type MarkPaidResult =
   /** Paid already, cancelled or refunded: nothing changed. */
   | { outcome: 'not_payable'; order: Order };
 
-/** The order's seats move from held to sold, or (a payment after expiry) are taken again if there is room. */
-async function sellSeats(trx: Transaction<DB>, scope: Scope, order: OrderRow): Promise<boolean> {
-  if (await transitionOrder(trx, scope, order.id, { seats_state: 'held' }, { seats_state: 'sold' })) {
-    await sellHeldSeats(trx, order.bucket_ids, order.seats);
-    return true;
-  }
+/**
+ * The order's seats move from held to sold, or (a payment after expiry) are taken again if there is room.
+ * Held seats answer `'move_held'`: the caller moves them in the buckets as its last statement, because those
+ * rows are shared by every payment of the event and their lock lasts until the commit.
+ */
+async function sellSeats(trx: Transaction<DB>, scope: Scope, order: OrderRow): Promise<boolean | 'move_held'> {
+  if (await transitionOrder(trx, scope, order.id, { seats_state: 'held' }, { seats_state: 'sold' })) return 'move_held';
   if (await transitionOrder(trx, scope, order.id, { seats_state: 'released' }, { seats_state: 'sold' })) {
     if (await takeSoldSeats(trx, order.bucket_ids, order.seats)) return true;
     await transitionOrder(trx, scope, order.id, { seats_state: 'sold' }, { seats_state: 'released' });
@@ -63,8 +64,10 @@ export async function markOrderPaid(
   const order = await findOrder(trx, scope, orderId, { forUpdate: true });
   if (!order) throw new Error(`markOrderPaid: no order ${orderId}`);
   if (order.status !== 'pending' && order.status !== 'expired') return { outcome: 'not_payable', order: await presentOrder(trx, scope, order) };
-  if (!(await sellSeats(trx, scope, order))) return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order) };
-  await redeemCoupon(trx, scope, order);
+  const sold = await sellSeats(trx, scope, order);
+  if (!sold) return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order) };
+  // Buckets before the coupon, as a booking takes them, so two transactions never wait for each other crosswise.
+  if (sold !== 'move_held') await redeemCoupon(trx, scope, order);
   const paid = (await transitionOrder(
     trx,
     scope,
@@ -80,6 +83,12 @@ export async function markOrderPaid(
   await writePaidOrderMessages(trx, scope, ctx.secrets, paid, tickets, event, ticketType);
   const shown = await presentOrder(trx, scope, paid);
   await emitEvent(trx, scope, { type: 'events.order.paid', subject: paid.id, object: shown, previousAttributes: { status: order.status } });
+  // Held to sold cannot fail (the room was counted at the hold) and leaves held + sold unchanged, so it waits
+  // until here: a confirmation then keeps the event's hot bucket rows locked only until its commit.
+  if (sold === 'move_held') {
+    await sellHeldSeats(trx, order.bucket_ids, order.seats);
+    await redeemCoupon(trx, scope, order);
+  }
   return { outcome: 'paid', order: shown };
 }
 
