@@ -38,12 +38,8 @@ async function payInCheckout(checkoutUrl: string, apiBaseUrl: string) {
   if (!response.ok || body.data?.payment.status !== 'succeeded') throw new Error(`payment refused: ${JSON.stringify(body)}`);
 }
 
-export async function liveShow(options: LiveShowOptions): Promise<LiveShow> {
-  const log = options.log ?? (() => {});
-  const run = randomUUID().slice(0, 8);
-
-  // 1. The organizer.
-  const svc = new Svc({ apiKey: options.apiKey, baseUrl: options.apiBaseUrl });
+/** The organizer's part, on the tenant's server: the event, its ticket type and its stream, published. */
+export async function organize(svc: Svc, run: string) {
   const organization = await svc.organizations.create({ name: 'Sauti Events', handle: `sauti_${run}`, kind: 'brand' });
   const stream = await svc.streams.liveStreams.create({ metadata: { show: 'jazz-night' } });
   const startsAt = new Date(Date.now() + 2 * 3600_000);
@@ -57,6 +53,24 @@ export async function liveShow(options: LiveShowOptions): Promise<LiveShow> {
   });
   const ticketType = await svc.events.ticketTypes.create(event.id, { name: 'Regular', pricing_mode: 'fixed', price: 150_000, stream_limits: { max_devices: 2 } });
   await svc.events.publish(event.id);
+  return { event, ticketType, stream };
+}
+
+/** The sign-in code sent to `email`: test mode captures messages, and the secret key reads them. */
+export async function capturedCode(svc: Svc, email: string): Promise<string> {
+  const [message] = (await svc.identity.messages.list({ to: email, template: 'otp_code', limit: 1 })).data;
+  const code = /\b(\d{6})\b/.exec(message?.body ?? '')?.[1];
+  if (!code) throw new Error('no sign-in code captured');
+  return code;
+}
+
+export async function liveShow(options: LiveShowOptions): Promise<LiveShow> {
+  const log = options.log ?? (() => {});
+  const run = randomUUID().slice(0, 8);
+
+  // 1. The organizer.
+  const svc = new Svc({ apiKey: options.apiKey, baseUrl: options.apiBaseUrl });
+  const { event, ticketType, stream } = await organize(svc, run);
   log(`organizer: event ${event.slug} published, ticket type ${ticketType.id}, stream ${stream.id}`);
 
   // 2. The buyer, on the event's page.
@@ -86,10 +100,7 @@ export async function liveShow(options: LiveShowOptions): Promise<LiveShow> {
   // 3. The attendee signs in with the code from their email (test mode captures it), sees the tickets and plays.
   const attendee = new SvcBrowser({ publishableKey: options.publishableKey, baseUrl: options.apiBaseUrl });
   await attendee.auth.requestCode({ email: attendeeEmail });
-  const [message] = (await svc.identity.messages.list({ to: attendeeEmail, template: 'otp_code', limit: 1 })).data;
-  const code = /\b(\d{6})\b/.exec(message?.body ?? '')?.[1];
-  if (!code) throw new Error('no sign-in code captured');
-  await attendee.auth.verifyCode({ email: attendeeEmail, code });
+  await attendee.auth.verifyCode({ email: attendeeEmail, code: await capturedCode(svc, attendeeEmail) });
   const tickets = await attendee.listTickets();
   log(`attendee: ${tickets.length} ticket(s), ${tickets.map((t) => t.status).join(', ')}`);
   const session = await attendee.openPlayback({ resource: stream.id, deviceId: `phone-${run}` });
