@@ -1,5 +1,6 @@
-// Serves the player page (player/), the live show's event page (/show) and the built browser SDK. The page talks to the tenant server
-// (TENANT_SERVER_URL) for its ticket and customer token, and to Svc with the publishable key.
+// Serves the player page (player/), the live show's event page (/show) and the built browser SDK. The pages talk
+// to the tenant server (TENANT_SERVER_URL) for its config (and the player's ticket and customer token), and to Svc
+// with the publishable key.
 //
 //   TENANT_SERVER_URL=http://127.0.0.1:4100 pnpm --filter @svc/examples player
 import { readFileSync } from 'node:fs';
