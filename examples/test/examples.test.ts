@@ -65,7 +65,7 @@ describe('tenant server and player page, in Chromium against the reference serve
     await page.close();
   }, 120_000);
 
-  it('runs the live show: the organizer publishes, the fan books and pays in the checkout page, signs in and plays', async () => {
+  it('runs the live show: the organizer publishes, the fan books and pays in the checkout page, signs in and plays until a refund', async () => {
     const { event, stream } = await organize(svc, 'chromium');
     const fan = 'fan-chromium@example.com';
     const page = await browser.newPage();
@@ -100,6 +100,13 @@ describe('tenant server and player page, in Chromium against the reference serve
     await expect.poll(() => tenant.received.map((e) => e.type), { timeout: 30_000, interval: 500 }).toContain('events.order.paid');
     const granted = tenant.received.filter((e) => e.type === 'access.entitlement.granted').map((e) => (e.data.object as { source: string }).source);
     expect(granted).toContain('ticket');
+
+    // The organizer refunds the order in full: the fan's player stops at its next heartbeat.
+    const [order] = (await svc.orders.list({ event: event.id })).data;
+    const refund = await svc.orders.refunds.create(order!.id, { reason: 'show moved' }, { idempotencyKey: `refund-${order!.id}` });
+    expect(refund).toMatchObject({ status: 'succeeded', amount: order!.amount_paid });
+    await expect.poll(() => page.textContent('#status'), { timeout: 45_000, interval: 1000 }).toBe('ended: entitlement_inactive');
+    await expect.poll(() => tenant.received.map((e) => e.type), { timeout: 30_000, interval: 500 }).toContain('events.order.refunded');
     await page.close();
   }, 120_000);
 
