@@ -1,5 +1,6 @@
-// Serves the player page (player/) and the built browser SDK. The page talks to the tenant server
-// (TENANT_SERVER_URL) for its ticket and customer token, and to Svc with the publishable key.
+// Serves the player page (player/), the live show's event page (/show) and the built browser SDK. The pages talk
+// to the tenant server (TENANT_SERVER_URL) for its config (and the player's ticket and customer token), and to Svc
+// with the publishable key.
 //
 //   TENANT_SERVER_URL=http://127.0.0.1:4100 pnpm --filter @svc/examples player
 import { readFileSync } from 'node:fs';
@@ -25,6 +26,11 @@ export function playerServer(tenantServerUrl: string): Express {
     res.type('html').send(page.replace('<head>', `<head>\n  <meta name="tenant-server" content="${tenantServerUrl}">`));
   });
   app.get('/live-player.js', (_req, res) => res.type('js').send(readFileSync(join(here, '../player/live-player.js'))));
+  app.get('/show', (_req, res) => {
+    const page = readFileSync(join(here, '../player/show.html'), 'utf8');
+    res.type('html').send(page.replace('<head>', `<head>\n  <meta name="tenant-server" content="${tenantServerUrl}">`));
+  });
+  app.get('/show.js', (_req, res) => res.type('js').send(readFileSync(join(here, '../player/show.js'))));
   app.get('/hls.mjs', (_req, res) => res.type('js').send(readFileSync(hlsJs)));
   app.get('/sdk-browser.js', (_req, res) => res.type('js').send(readFileSync(sdkBrowser)));
   return app;

@@ -95,7 +95,7 @@ export function tenantServer(options: TenantServerOptions): TenantServer {
     received,
     setUp: async (publicUrl, { webhooks = true } = {}) => {
       if (webhooks) {
-        const endpoint = await svc.webhookEndpoints.create({ url: `${publicUrl}/webhooks`, enabled_events: ['access.entitlement.*', 'streams.live_stream.*'] });
+        const endpoint = await svc.webhookEndpoints.create({ url: `${publicUrl}/webhooks`, enabled_events: ['access.entitlement.*', 'streams.live_stream.*', 'events.order.*'] });
         state.webhookSecret = endpoint.secret!;
       }
       const key = await svc.access.customerTokenKeys.create({ name: 'tenant-server' });

@@ -84,4 +84,20 @@ describe('the examples, outside the workspace with the packed packages', () => {
     expect(served).toBe(readFileSync(join(dir, 'node_modules/@svc/sdk-browser/dist/index.js'), 'utf8'));
     expect(served).toContain('SvcBrowser');
   }, 120_000);
+
+  it('run the live show: event, booking, payment, sign-in and playback through the packed SDKs', async () => {
+    const { keys } = await api.createTenant('Packed live show');
+    const env = { ...process.env, SVC_API_KEY: keys.test.secret, SVC_PUBLISHABLE_KEY: keys.test.publishable, SVC_BASE_URL: api.url };
+    const output = await new Promise<string>((resolve, reject) => {
+      const child = spawn('node', ['--import', 'tsx', 'src/live-show.ts'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      children.push(child);
+      let text = '';
+      child.stdout!.on('data', (c: Buffer) => (text += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (text += c.toString()));
+      child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`live-show exited with ${code}: ${text}`))));
+    });
+    expect(output).toMatch(/organizer: order [A-Z0-9]{8} paid/);
+    expect(output).toMatch(/attendee: 1 ticket\(s\), valid/);
+    expect(output).toContain('live show: done');
+  }, 120_000);
 });

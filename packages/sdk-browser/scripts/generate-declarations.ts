@@ -1,4 +1,5 @@
-// Prints the contract types the browser SDK's declarations use (the session, its grant, a playback resource)
+// Prints the contract types the browser SDK's declarations use (the session, its grant, a playback resource,
+// the public event, a booking and its answer, a ticket)
 // into build/src/types.ts, so the published package needs no @svc/contract (nor zod) for its types.
 // tsup builds the declarations from build/src/ and the code from src/.
 import { writeFileSync } from 'node:fs';
@@ -7,7 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { typePrinter } from '@svc/release-check';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NAMES = { AccessSession: 'accessSession', PlaybackGrant: 'playbackGrant', PlaybackResource: 'playbackResource' };
+const NAMES = {
+  AccessSession: 'accessSession',
+  PlaybackGrant: 'playbackGrant',
+  PlaybackResource: 'playbackResource',
+  PublicEvent: 'publicEvent',
+  BookingPayload: 'bookingPayload',
+  BookingRequest: 'bookingRequest',
+  BookingResult: 'bookingResult',
+  Ticket: 'ticket',
+};
 const { typeOf, print, declarations } = typePrinter(
   root,
   `import type { ${Object.keys(NAMES).join(', ')} } from '../src/types';\n` +

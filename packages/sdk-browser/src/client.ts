@@ -1,7 +1,15 @@
 import { call, SvcBrowserError, uuid } from './http';
 import { PlaybackSession } from './playback-session';
 import { SvcAuth, type TokenStorage } from './auth';
-import type { AccessSession, PlaybackResource } from './types';
+import type { AccessSession, BookingPayload, BookingRequest, BookingResult, PlaybackResource, PublicEvent, Ticket } from './types';
+
+const query = (q: Record<string, string | number | undefined>) => {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+};
+const seg = encodeURIComponent;
 
 export interface SvcBrowserOptions {
   /** `pk_live_…` or `pk_test_…`. */
@@ -34,6 +42,47 @@ export class SvcBrowser {
   get auth(): SvcAuth {
     this.authClient ??= new SvcAuth({ publishableKey: this.options.publishableKey, baseUrl: this.baseUrl, storage: this.options.authStorage });
     return this.authClient;
+  }
+
+  private get<T>(path: string): Promise<T> {
+    return call<T>(this.baseUrl, this.options.publishableKey, { method: 'GET', path });
+  }
+
+  /** The published ticketed events, newest first (one page of up to `limit`). */
+  listEvents(args: { organization?: string; limit?: number } = {}): Promise<PublicEvent[]> {
+    return this.get(`/v1/events${query({ ...args, limit: args.limit ?? 20 })}`);
+  }
+
+  /** A published event by its slug: ticket types with prices, sale windows and availability. */
+  getEvent(slug: string): Promise<PublicEvent> {
+    return this.get(`/v1/events/${seg(slug)}`);
+  }
+
+  /** What `book()` needs for this ticket type and quantity, and whether it can be booked now (`bookable_reason`). */
+  bookingPayload(event: string, args: { ticket_id: string; quantity: number; event_slot_id?: string }): Promise<BookingPayload> {
+    return this.get(`/v1/events/${seg(event)}/book/payload${query(args)}`);
+  }
+
+  /**
+   * Holds the seats and creates the order. `payment` is the checkout URL to send the buyer to
+   * (`redirectToCheckout`), or `[]` when nothing is due now. Sold out: `SvcBrowserError` with `code: 'sold_out'`.
+   */
+  book(event: string, body: BookingRequest): Promise<BookingResult> {
+    return call<BookingResult>(this.baseUrl, this.options.publishableKey, { method: 'POST', path: `/v1/events/${seg(event)}/book`, body, idempotencyKey: uuid() });
+  }
+
+  /** Sends the page to the booking's checkout; answers `false` (and stays) when nothing is due. */
+  redirectToCheckout(result: BookingResult): boolean {
+    if (typeof result.payment !== 'string') return false;
+    location.assign(result.payment);
+    return true;
+  }
+
+  /** The signed-in person's tickets (as attendee or buyer), newest first, with their secrets; signed out: `401`. */
+  async listTickets(args: { limit?: number } = {}): Promise<Ticket[]> {
+    const token = await this.auth.getAccessToken();
+    if (!token) throw new SvcBrowserError(401, 'invalid_access_token', 'Not signed in.');
+    return call<Ticket[]>(this.baseUrl, null, { method: 'GET', path: `/v1/attendee/tickets${query({ limit: args.limit ?? 100 })}`, token });
   }
 
   private async refreshToken(): Promise<string> {

@@ -21,10 +21,11 @@ export class SvcNetworkError extends Error {
 }
 
 export interface CallOptions {
-  method: 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: unknown;
-  token: string;
+  /** A customer token (with the publishable key) or, without a key, a signed-in person's access token. */
+  token?: string;
   keepalive?: boolean;
   /** Sent only where a repeat could do something twice (a session open); heartbeats and ends are idempotent by nature. */
   idempotencyKey?: string;
@@ -35,15 +36,15 @@ export const uuid = () =>
     ? crypto.randomUUID()
     : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
-export async function call<T>(baseUrl: string, publishableKey: string, o: CallOptions): Promise<T> {
+export async function call<T>(baseUrl: string, publishableKey: string | null, o: CallOptions): Promise<T> {
   let response: Response;
   try {
     response = await fetch(baseUrl + o.path, {
       method: o.method,
       keepalive: o.keepalive,
       headers: {
-        'Svc-Publishable-Key': publishableKey,
-        Authorization: `Bearer ${o.token}`,
+        ...(publishableKey ? { 'Svc-Publishable-Key': publishableKey } : {}),
+        ...(o.token ? { Authorization: `Bearer ${o.token}` } : {}),
         'Content-Type': 'application/json',
         ...(o.idempotencyKey ? { 'Idempotency-Key': o.idempotencyKey } : {}),
       },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 export interface Recorded {
   method: string;
   path: string;
+  query?: string;
   headers: IncomingMessage['headers'];
   body: unknown;
 }
@@ -24,6 +25,8 @@ export class ScriptedApi {
   sources = [{ provider: 'simulated', url: 'https://play.example/a.m3u8?token=1' }];
   failover = { max_errors: 2, window_seconds: 30 };
   heartbeatInterval = 1;
+  /** Answers for other routes, by `METHOD /path` (query left out). */
+  routes: Record<string, Answer> = {};
   private beats = 0;
   private server: Server | undefined;
   url = '';
@@ -80,7 +83,7 @@ export class ScriptedApi {
     }
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    if (path.startsWith('/v1/')) this.calls.push({ method: req.method!, path, headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
+    if (path.startsWith('/v1/')) this.calls.push({ method: req.method!, path, query: req.url!.split('?')[1] ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
     if (req.method === 'POST' && path === '/v1/access/sessions') {
       return this.answer(res, this.openScript.shift() ?? { status: 201, body: { data: this.session() } });
     }
@@ -90,7 +93,7 @@ export class ScriptedApi {
     if (req.method === 'DELETE' && path.startsWith('/v1/access/sessions/')) {
       return this.answer(res, { status: 200, body: { data: { ...this.session(), state: 'ended' } } });
     }
-    this.answer(res, { status: 404, body: { error: { code: 'route_not_found', message: 'no' } } });
+    this.answer(res, this.routes[`${req.method} ${path}`] ?? { status: 404, body: { error: { code: 'route_not_found', message: 'no' } } });
   }
 
   async start(): Promise<void> {

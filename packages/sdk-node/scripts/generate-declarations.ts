@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { typePrinter } from '@svc/release-check';
 import { contract } from '@svc/contract';
+import { arrange } from '../src/layout';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { typeOf, print, checker, declarations } = typePrinter(
@@ -66,7 +67,8 @@ function printTree(type: import('typescript').Type, routes: Record<string, unkno
   return members.join('\n');
 }
 
-const contractRoutes = contract as unknown as Record<string, unknown>;
+// The docs are looked up where the client puts each route.
+const contractRoutes = arrange(contract) as unknown as Record<string, unknown>;
 const output = [
   '// Generated from the contract by scripts/generate-declarations.ts for the published declarations.',
   "import type { PagePromise } from './core/pagination';",

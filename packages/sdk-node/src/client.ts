@@ -1,6 +1,7 @@
 import { contract } from '@svc/contract';
 import type { OperatorResources, TenantResources } from './contract-types';
 import { buildResources } from './core/resources';
+import { arrange } from './layout';
 import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
 import { accessTokenVerifier, type AccessTokenClaims } from './access-tokens';
 import { signCustomerToken } from './customer-tokens';
@@ -18,7 +19,7 @@ export class Svc {
 
   constructor(options: ClientOptions) {
     this.transport = new Transport(options);
-    Object.assign(this, buildResources(this.transport, contract, 'tenant'));
+    Object.assign(this, buildResources(this.transport, arrange(contract), 'tenant'));
   }
 
   /** Signs customer tokens for viewers' browsers (publishable key + token). */
@@ -58,7 +59,7 @@ export class SvcOperator {
   constructor(options: SvcOperatorOptions) {
     const { operatorToken, ...rest } = options;
     this.transport = new Transport({ ...rest, apiKey: operatorToken });
-    Object.assign(this, buildResources(this.transport, contract, 'operator'));
+    Object.assign(this, buildResources(this.transport, arrange(contract), 'operator'));
   }
 
   /** A raw call, for routes newer than this SDK. Answers the parsed JSON body. */

@@ -1,10 +1,11 @@
 // Everything the SDK's public types take from the contract passes through this file. The published package
 // replaces it with plain declarations printed from it (scripts/generate-declarations.ts), so that a tenant's
 // compiler loads neither the contract's schemas nor zod.
-import type { Contract, EventPayload, EventType } from '@svc/contract';
+import type { EventPayload, EventType } from '@svc/contract';
 import type { WebhookEvent } from '@svc/webhook-verify';
 import type { z } from 'zod';
 import type { ContractRoute, Prettify, Resources } from './core/types';
+import type { Arranged } from './layout';
 
 export type { ErrorType } from '@svc/contract';
 
@@ -74,8 +75,8 @@ export type RoutesOf<T, K extends 'tenant' | 'operator'> = {
   [P in keyof T as HasRoutes<T[P], K> extends true ? P : never]: T[P] extends ContractRoute ? Describe<T[P]> & { signature: Signature<T[P]> } : RoutesOf<T[P], K>;
 };
 
-export type TenantRoutes = RoutesOf<Contract, 'tenant'>;
-export type OperatorRoutes = RoutesOf<Contract, 'operator'>;
+export type TenantRoutes = RoutesOf<Arranged, 'tenant'>;
+export type OperatorRoutes = RoutesOf<Arranged, 'operator'>;
 /** The tenant client's methods (the published declarations spell each one out, with its route's TSDoc). */
 export type TenantResources = Resources<TenantRoutes>;
 export type OperatorResources = Resources<OperatorRoutes>;

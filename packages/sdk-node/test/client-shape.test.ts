@@ -60,3 +60,33 @@ describe('clients', () => {
     expect(svc.identity?.rotateSigningKeys).toBeUndefined();
   });
 });
+
+describe('ticketing and creators', () => {
+  it('sit where a tenant looks for them, on the contract\'s own paths', async () => {
+    const { sent, fetch } = recorder();
+    const svc = new Svc({ apiKey: 'sk_test_x', baseUrl: 'https://svc.test', fetch });
+    await svc.events.publish('ev_1');
+    await svc.events.cancel('ev_1');
+    await svc.events.ticketTypes.update('ev_1', 'tt_1', { price: 100 });
+    await svc.events.slots.create('ev_1', { starts_at: '2026-12-05T17:00:00Z', ends_at: '2026-12-05T19:00:00Z' });
+    await svc.orders.refunds.create('ord_1', { amount: 100 }, { idempotencyKey: 'r1' });
+    await svc.orders.payLater.payFixed('K7M2Q9XA');
+    await svc.creators.retrieveReadiness('org_1');
+    await svc.creators.approvals.approve('cnt_1');
+    expect(sent.map((s) => `${s.method} ${s.url.replace('https://svc.test', '')}`)).toEqual([
+      'POST /v1/organizer/events/ev_1/publish',
+      'POST /v1/organizer/events/ev_1/cancel',
+      'PATCH /v1/organizer/events/ev_1/ticket_types/tt_1',
+      'POST /v1/organizer/events/ev_1/slots',
+      'POST /v1/orders/ord_1/refunds',
+      'POST /v1/events/booking/pay-later/fixed/K7M2Q9XA',
+      'GET /v1/creator/orgs/org_1/readiness',
+      'POST /v1/tenant/admin/plus/approvals/cnt_1/approve',
+    ]);
+    expect(sent[4]!.idempotencyKey).toBe('r1');
+    const groups = svc as unknown as Record<string, unknown>;
+    // The server's module names are not groups of the client; the checkout's public routes and a person's own tickets are not a key's.
+    for (const name of ['organizerEvents', 'ticketTypes', 'eventSlots', 'coupons', 'ticketingPayments', 'checkout', 'tickets']) expect(groups[name], name).toBeUndefined();
+    expect(typeof svc.eventLog.list).toBe('function');
+  });
+});

@@ -40,6 +40,15 @@ describe('positional ids, clients and events', () => {
     expectTypeOf<Extract<Awaited<ReturnType<typeof expanded>>['created_by'], string>>().toBeNever();
   });
 
+  it('types ticketing where the client puts it', () => {
+    const refund = () => svc.orders.refunds.create('ord_1', { amount: 100 }, { idempotencyKey: 'r1' });
+    expectTypeOf(refund).returns.resolves.toMatchTypeOf<{ object: 'refund'; amount: number }>();
+    expectTypeOf(svc.events.publish).returns.resolves.toMatchTypeOf<{ object: 'ticketed_event'; live_stream: string | null }>();
+    expectTypeOf(svc).not.toHaveProperty('organizerEvents');
+    expectTypeOf(svc).not.toHaveProperty('ticketingPayments');
+    expectTypeOf(svc).not.toHaveProperty('tickets');
+  });
+
   it('keeps operator routes off the tenant client', () => {
     expectTypeOf(svc).not.toHaveProperty('operator');
     expectTypeOf<SvcOperator>().toHaveProperty('operator');
