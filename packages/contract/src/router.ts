@@ -15,6 +15,8 @@ import { ticketingPaymentsContract } from './ticketing/payments.contract';
 import { bookingContract } from './ticketing/booking.contract';
 import { ordersContract } from './ticketing/orders.contract';
 import { ticketsContract } from './ticketing/tickets.contract';
+import { analyticsContract } from './ticketing/analytics.contract';
+import { activityContract } from './ticketing/activity.contract';
 import { creatorsContract } from './creators';
 
 const c = initContract();
@@ -39,6 +41,8 @@ const groups = {
   booking: bookingContract,
   orders: ordersContract,
   tickets: ticketsContract,
+  analytics: analyticsContract,
+  activity: activityContract,
   creators: creatorsContract,
 };
 
@@ -65,6 +69,8 @@ export type ContractGroups = {
   booking: typeof bookingContract;
   orders: typeof ordersContract;
   tickets: typeof ticketsContract;
+  analytics: typeof analyticsContract;
+  activity: typeof activityContract;
   creators: typeof creatorsContract;
 };
 

@@ -13,6 +13,7 @@ import * as mediaNetwork from './migrations/2026_11_23_40_media_network';
 import * as ticketing from './migrations/2026_11_24_10_ticketing';
 import * as messaging from './migrations/2026_11_24_50_messaging';
 import * as creators from './migrations/2026_11_24_60_creators';
+import * as organizerAnalytics from './migrations/2026_11_24_90_organizer_analytics';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_10_ticketing': ticketing,
   '2026_11_24_50_messaging': messaging,
   '2026_11_24_60_creators': creators,
+  '2026_11_24_90_organizer_analytics': organizerAnalytics,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,9 @@ import { bookingRouter } from './booking/booking.router';
 import { orderExpiryJobs } from './orders/expire-orders.job';
 import { ordersRouter } from './orders/orders.router';
 import { ticketsRouter } from './tickets/tickets.router';
+import { analyticsRouter } from './analytics/analytics.router';
+import { activityRouter } from './activity/activity.router';
+import { activityJobs } from './activity/event-starting.job';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -27,12 +30,16 @@ export const ticketingModule: ModuleDefinition = {
     orders: ordersRouter(ctx),
     tickets: ticketsRouter(ctx),
     ticketingPayments: ticketingPaymentsRouter(ctx),
+    analytics: analyticsRouter(ctx),
+    activity: activityRouter(ctx),
   }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
-  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx)],
+  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx), ...activityJobs(ctx)],
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
 export { listPublicEvents, showPublicEvent, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
 export type { Visitor } from './public/page-views';
+// Check-in counts a ticket's first entry into the analytics' check-in rate.
+export { countCheckIn } from './analytics/rollups';
