@@ -89,7 +89,7 @@ describe('GET /v1/activity/feed', () => {
     expectStatus(await feed(pk(tenant)), 200);
     expectError(await feed({}), 401, 'api_key_missing');
     expectError(await feed({ 'X-Tenant-Code': tenant.tenant.code }), 401, 'api_key_missing');
-    for (const query of [{ limit: 0 }, { limit: 51 }, { limit: 'x' }, { type: 'sales' }, { event_slug: 'x'.repeat(51) }, { organization_slug: 'x'.repeat(51) }, { tenant_slug: 'x'.repeat(51) }]) {
+    for (const query of <Record<string, string | number>[]>[{ limit: 0 }, { limit: 51 }, { limit: 'x' }, { type: 'sales' }, { event_slug: 'x'.repeat(51) }, { organization_slug: 'x'.repeat(51) }, { tenant_slug: 'x'.repeat(51) }]) {
       expectError(await feed(sk(tenant), query), 422, 'validation_failed');
     }
     expectStatus(await feed(sk(tenant), { limit: 50, event_slug: 'x'.repeat(50) }), 200);

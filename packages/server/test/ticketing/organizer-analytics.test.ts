@@ -175,7 +175,7 @@ describe('organizer analytics', () => {
     const viewer = await member(tenant, org.id, 'viewer');
     const finance = await member(tenant, org.id, 'finance');
     for (const [who, sees] of [[owner, true], [admin, true], [manager, false], [viewer, false], [finance, false], [restricted, false]] as const) {
-      const query = who === restricted ? { organization: org.id } : {};
+      const query: Record<string, string> = who === restricted ? { organization: org.id } : {};
       const overview = expectStatus(await get('/v1/organizer/analytics', who, query), 200).data;
       expect('total_revenue' in overview.stats).toBe(sees);
       expect('sales_trend' in overview).toBe(sees);

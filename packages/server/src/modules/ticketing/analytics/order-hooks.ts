@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/database';
-import type { OrderRow } from '../orders/orders.repository';
+import type { OrderRow } from '../orders/order-rows.service';
 import type { TicketRow } from '../tickets/ticket-rows.service';
 import { recordPurchase } from '../activity/activity-items';
 import { countPaidOrder } from './rollups';

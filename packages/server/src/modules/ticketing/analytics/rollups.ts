@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../../db/database';
-import type { OrderRow } from '../orders/orders.repository';
+import type { OrderRow } from '../orders/order-rows.service';
 import type { TicketRow } from '../tickets/ticket-rows.service';
 
 /**
