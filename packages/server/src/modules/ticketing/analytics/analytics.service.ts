@@ -1,4 +1,5 @@
-import type { AnalyticsQuery } from '@svc/contract';
+import { contract, type AnalyticsQuery } from '@svc/contract';
+import type { ServerInferResponseBody } from '@ts-rest/core';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { nowOf } from '../orders/order-transitions';
@@ -11,6 +12,9 @@ const caches = new WeakMap<AppContext, AnalyticsCache>();
 const cacheOf = (ctx: AppContext) => caches.get(ctx) ?? caches.set(ctx, new AnalyticsCache()).get(ctx)!;
 
 type EventQuery = AnalyticsQuery & { event_id?: string | undefined; limit?: number };
+type Routes = typeof contract.analytics;
+/** The 200 body a report answers, as the contract declares it. */
+type Body<R extends Routes[keyof Routes]> = ServerInferResponseBody<R, 200>;
 type Build<T> = (ctx: AppContext, who: AnalyticsCaller, period: Period, query: EventQuery, filter: q.Filter) => Promise<T>;
 
 /** Resolves the caller and period, checks the event, and answers from the cache or `build`. */
@@ -26,7 +30,7 @@ async function answer<T>(ctx: AppContext, caller: OrganizerCaller, route: string
 
 const rangeOf = (who: AnalyticsCaller, p: Period) => ({ from: p.current.from, to: p.current.to, timezone: who.organization.timezone });
 
-const overview: Build<unknown> = async (ctx, who, p, query, f) => {
+const overview: Build<Body<Routes['overview']>> = async (ctx, who, p, query, f) => {
   const [sales, views, byDay, events] = await Promise.all([
     q.salesTotals(ctx.db, f, p.current),
     q.viewTotals(ctx.db, f, p.current),
@@ -65,7 +69,7 @@ const overview: Build<unknown> = async (ctx, who, p, query, f) => {
   };
 };
 
-const revenue: Build<unknown> = async (ctx, who, p, query, f) => {
+const revenue: Build<Body<Routes['revenue']>> = async (ctx, who, p, query, f) => {
   if (!who.revenueVisible) {
     throw ApiError.of('missing_permission', { message: 'Revenue is shown to organization owners and admins and to secret keys.', details: { required_permission: 'organization_members:write' } });
   }
@@ -77,7 +81,7 @@ const revenue: Build<unknown> = async (ctx, who, p, query, f) => {
   };
 };
 
-const tickets: Build<unknown> = async (ctx, who, p, query, f) => {
+const tickets: Build<Body<Routes['tickets']>> = async (ctx, who, p, query, f) => {
   const days = (await q.salesByDay(ctx.db, f, p.current)).filter((d) => d.tickets !== 0);
   return {
     data: days.map((d) => ({ date: d.day, tickets_sold: d.tickets })),
@@ -85,7 +89,7 @@ const tickets: Build<unknown> = async (ctx, who, p, query, f) => {
   };
 };
 
-const events: Build<unknown> = async (ctx, who, p, query, f) => {
+const events: Build<Body<Routes['events']>> = async (ctx, who, p, query, f) => {
   const rows = await q.eventFigures(ctx.db, f, p.current);
   const limit = query.limit ?? 20;
   return {
@@ -105,7 +109,7 @@ const events: Build<unknown> = async (ctx, who, p, query, f) => {
   };
 };
 
-const audience: Build<unknown> = async (ctx, who, p, query, f) => {
+const audience: Build<Body<Routes['audience']>> = async (ctx, who, p, query, f) => {
   const [types, sales, people] = await Promise.all([q.ticketTypeShares(ctx.db, f, p.current), q.salesTotals(ctx.db, f, p.current), q.attendeeCounts(ctx.db, f, p.current)]);
   const all = types.reduce((s, t) => s + t.count, 0);
   return {
@@ -120,7 +124,7 @@ const audience: Build<unknown> = async (ctx, who, p, query, f) => {
   };
 };
 
-const conversions: Build<unknown> = async (ctx, _who, p, query, f) => {
+const conversions: Build<Body<Routes['conversions']>> = async (ctx, _who, p, query, f) => {
   const [sales, views, coupons] = await Promise.all([q.salesTotals(ctx.db, f, p.current), q.viewTotals(ctx.db, f, p.current), q.couponUses(ctx.db, f, p.current)]);
   return {
     data: {
