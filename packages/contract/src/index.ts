@@ -24,4 +24,6 @@ export * from './ticketing/orders.schemas';
 export * from './ticketing/booking.contract';
 export * from './ticketing/orders.contract';
 export * from './ticketing/tickets.contract';
+export * from './ticketing/attendees.contract';
+export * from './ticketing/checkins.contract';
 export * from './router';

@@ -17,6 +17,8 @@ import { ordersContract } from './ticketing/orders.contract';
 import { ticketsContract } from './ticketing/tickets.contract';
 import { analyticsContract } from './ticketing/analytics.contract';
 import { activityContract } from './ticketing/activity.contract';
+import { attendeesContract } from './ticketing/attendees.contract';
+import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 
 const c = initContract();
@@ -43,6 +45,8 @@ const groups = {
   tickets: ticketsContract,
   analytics: analyticsContract,
   activity: activityContract,
+  attendees: attendeesContract,
+  checkins: checkinsContract,
   creators: creatorsContract,
 };
 
@@ -71,6 +75,8 @@ export type ContractGroups = {
   tickets: typeof ticketsContract;
   analytics: typeof analyticsContract;
   activity: typeof activityContract;
+  attendees: typeof attendeesContract;
+  checkins: typeof checkinsContract;
   creators: typeof creatorsContract;
 };
 

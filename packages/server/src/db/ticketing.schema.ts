@@ -169,9 +169,36 @@ export interface TicketsTable {
   status: 'pending_payment' | 'valid' | 'void';
   review_status: 'pending' | 'approved' | 'rejected' | null;
   entitlement_id: string | null;
+  /** The spec's attendee uuid (`{attendee}` in the organizer's routes). */
+  attendee_id: Generated<string>;
+  review_reason: Generated<string | null>;
+  reviewed_at: Generated<Date | null>;
+  invite_status: Generated<DeliveryStatus>;
+  ticket_delivery_status: Generated<DeliveryStatus>;
+  resent_at: Generated<Date | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
+
+export type DeliveryStatus = 'not_requested' | 'queued' | 'delivered' | 'failed';
+
+/** A scan at the door, failed ones too. */
+export interface CheckinsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  event_id: string;
+  ticket_id: string | null;
+  type: 'entry' | 'exit';
+  status: 'ok' | 'error';
+  reason: CheckinReason | null;
+  nonce: string | null;
+  forced: Generated<boolean>;
+  scanned_at: Date;
+  created_at: Timestamp;
+}
+
+export type CheckinReason = 'invalid' | 'unpaid' | 'cancelled' | 'unapproved' | 'already_redeemed' | 'invalid_time';
 
 export interface CheckoutSessionsTable {
   id: string;
@@ -240,4 +267,5 @@ export interface TicketingTables {
   payments: PaymentsTable;
   refunds: RefundsTable;
   event_page_views: EventPageViewsTable;
+  checkins: CheckinsTable;
 }

@@ -13,6 +13,9 @@ import { ticketsRouter } from './tickets/tickets.router';
 import { analyticsRouter } from './analytics/analytics.router';
 import { activityRouter } from './activity/activity.router';
 import { activityJobs } from './activity/event-starting.job';
+import { attendeesRouter } from './attendees/attendees.router';
+import { attendeeDeliverySubscriber } from './attendees/delivery-statuses';
+import { checkinsRouter } from './checkins/checkins.router';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -30,16 +33,18 @@ export const ticketingModule: ModuleDefinition = {
     orders: ordersRouter(ctx),
     tickets: ticketsRouter(ctx),
     ticketingPayments: ticketingPaymentsRouter(ctx),
+    attendees: attendeesRouter(ctx),
+    checkins: checkinsRouter(ctx),
     analytics: analyticsRouter(ctx),
     activity: activityRouter(ctx),
   }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
   jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx), ...activityJobs(ctx)],
+  // Ticket and invite delivery statuses follow payment and messaging's delivery events.
+  onEvents: attendeeDeliverySubscriber,
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
 export { listPublicEvents, showPublicEvent, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
 export type { Visitor } from './public/page-views';
-// Check-in counts a ticket's first entry into the analytics' check-in rate.
-export { countCheckIn } from './analytics/rollups';

@@ -132,10 +132,3 @@ export async function countView(
     on conflict (event_id, day) do update set
       page_views = v.page_views + excluded.page_views, unique_visitors = v.unique_visitors + excluded.unique_visitors`.execute(db);
 }
-
-/** A ticket's first entry scan (check-in calls it in its transaction; an undone entry passes -1). */
-export async function countCheckIn(db: Executor, eventId: string, delta = 1): Promise<void> {
-  await sql`
-    insert into event_checkin_counts as c (event_id, tickets_checked_in) values (${eventId}::uuid, greatest(${delta}, 0))
-    on conflict (event_id) do update set tickets_checked_in = greatest(c.tickets_checked_in + ${delta}, 0)`.execute(db);
-}

@@ -1,0 +1,88 @@
+import type { OrganizerAttendee } from '@svc/contract';
+import { sql } from 'kysely';
+import { scoped, type Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+
+/** Waiting for review: marked so, or never reviewed while the event or its ticket type asks for review. */
+const reviewSql = sql<'pending' | 'approved' | 'rejected' | null>`coalesce(tickets.review_status,
+  case when ticketed_events.requires_approval or ticket_types.requires_approval then 'pending' end)`;
+
+/** The organizer's status of an attendee (the issue's definition), computed where the rows are read. */
+export const attendeeStatusSql = sql<OrganizerAttendee['status']>`case
+  when orders.status in ('expired', 'cancelled', 'refunded') or tickets.status = 'void' or tickets.review_status = 'rejected' then 'cancelled'
+  when orders.status = 'pending' then 'pending'
+  when ${reviewSql} = 'pending' then 'pending'
+  else 'confirmed' end`;
+
+/** Inside now: the last accepted scan of the ticket was an entry. */
+const checkedInSql = sql<boolean>`coalesce((select c.type = 'entry' from checkins c
+  where c.ticket_id = tickets.id and c.status = 'ok' order by c.id desc limit 1), false)`;
+
+/** Every attendee (ticket) of an event, with its order and ticket type, and the derived statuses. */
+export function attendeesOf(db: Executor, scope: Scope, eventId: string) {
+  return scoped(db, scope)
+    .selectFrom('tickets')
+    .innerJoin('orders', 'orders.id', 'tickets.order_id')
+    .innerJoin('ticket_types', 'ticket_types.id', 'tickets.ticket_type_id')
+    .innerJoin('ticketed_events', 'ticketed_events.id', 'tickets.event_id')
+    .where('tickets.event_id', '=', eventId)
+    .select([
+      'tickets.id',
+      'tickets.attendee_id',
+      'tickets.livemode',
+      'tickets.first_name',
+      'tickets.last_name',
+      'tickets.email',
+      'tickets.phone',
+      'tickets.status as ticket_status',
+      'tickets.slot_id',
+      'tickets.extra_data',
+      'tickets.review_reason',
+      'tickets.reviewed_at',
+      'tickets.invite_status',
+      'tickets.ticket_delivery_status',
+      'tickets.resent_at',
+      'tickets.created_at',
+      'tickets.order_id',
+      'orders.code as order_code',
+      'orders.status as order_status',
+      'orders.comp',
+      'ticket_types.id as ticket_type_id',
+      'ticket_types.name as ticket_type_name',
+      'ticket_types.extra_fields',
+    ])
+    .select([attendeeStatusSql.as('status'), reviewSql.as('review_status'), checkedInSql.as('checked_in')]);
+}
+
+export type AttendeeRow = Awaited<ReturnType<ReturnType<typeof attendeesOf>['executeTakeFirstOrThrow']>>;
+
+export const findAttendee = (db: Executor, scope: Scope, eventId: string, attendeeId: string) =>
+  attendeesOf(db, scope, eventId).where('tickets.attendee_id', '=', attendeeId).executeTakeFirst();
+
+/** Locks the attendee's ticket row, so reviews, resends and scans of one attendee take turns. */
+export const lockTicket = (db: Executor, scope: Scope, ticketId: string) =>
+  scoped(db, scope).selectFrom('tickets').select('id').where('id', '=', ticketId).forUpdate().executeTakeFirst();
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+export function serializeAttendee(row: AttendeeRow): OrganizerAttendee {
+  return {
+    id: row.attendee_id,
+    object: 'attendee',
+    livemode: row.livemode,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    status: row.status,
+    review_status: row.review_status,
+    ticket: { id: row.id, status: row.ticket_status },
+    ticket_type: { id: row.ticket_type_id, name: row.ticket_type_name },
+    order: { id: row.order_id, code: row.order_code, status: row.order_status },
+    comp: row.comp,
+    invite_status: row.invite_status,
+    ticket_delivery_status: row.ticket_delivery_status,
+    checked_in: row.checked_in,
+    created_at: iso(row.created_at),
+  };
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestServer } from '../harness';
+import { expectError, expectStatus } from '../kit/expect';
+import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
+import { seedEvent, sk, type Tenant } from './booking-fixtures';
+import { card, pay, pendingBooking } from './payments-fixtures';
+import { attendeesOfOrder, attendeesPath, requireApproval, secretOf } from './attendees-fixtures';
+
+const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
+
+const checkinsPath = (event: string) => `/v1/organizer/events/${event}/checkins`;
+const scan = (tenant: Tenant, event: string, body: Record<string, unknown>, who = sk(tenant)) =>
+  t.http().post(checkinsPath(event)).set(who).send(body);
+const scanned = async (tenant: Tenant, event: string, body: Record<string, unknown>) => expectStatus(await scan(tenant, event, body), 200).data;
+
+/** A comp guest of a fresh event that is on now, with their ticket's secret. */
+async function guestAtTheDoor(tenant: Tenant) {
+  const seeded = await seedEvent(t, tenant, { starts_at: new Date(Date.now() - 3600_000), ends_at: new Date(Date.now() + 3600_000) });
+  const added = expectStatus(
+    await t.http().post(attendeesPath(seeded.event.slug)).set(sk(tenant)).send({
+      first_name: 'Otieno',
+      last_name: 'O',
+      email: `otieno-${Math.random()}@example.test`,
+      ticket_type_id: seeded.ticketType.id,
+      send_invite: false,
+    }),
+    201,
+  ).data;
+  const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('attendee_id', '=', added.id).executeTakeFirstOrThrow();
+  return { ...seeded, attendee: added.id as string, ticket: ticket.id, secret: await secretOf(t, ticket.id) };
+}
+
+async function member(tenant: Tenant, org: string, role: string) {
+  const phone = newPhone();
+  expectStatus(await t.http().post(`/v1/organizations/${org}/members`).set(sk(tenant)).send({ phone, role }), 201);
+  advance(t, 61_000);
+  const session = await signInByPhone(t, tenant, phone);
+  return { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
+}
+
+describe('check-in at the door', () => {
+  it('lets an entry in once, then an exit, then an entry again; unknown secrets are invalid; every scan is listed', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const ok = await scanned(tenant, g.event.slug, { secret: g.secret.toLowerCase(), type: 'entry' });
+    expect(ok).toMatchObject({ status: 'ok', reason: null, ticket: { id: g.ticket, status: 'valid' }, attendee: { id: g.attendee, checked_in: true } });
+    expect(await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry' })).toMatchObject({ status: 'error', reason: 'already_redeemed' });
+    expect(await scanned(tenant, g.event.slug, { secret: g.secret, type: 'exit' })).toMatchObject({ status: 'ok', attendee: { checked_in: false } });
+    expect(await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry' })).toMatchObject({ status: 'ok' });
+    expect(await scanned(tenant, g.event.slug, { secret: 'NOT-A-TICKET', type: 'entry' })).toEqual({ status: 'error', reason: 'invalid', ticket: null, attendee: null });
+    expect(await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry', force: true })).toMatchObject({ status: 'ok' });
+
+    const first = expectStatus(await t.http().get(checkinsPath(g.event.slug)).query({ limit: 4 }).set(sk(tenant)), 200);
+    expect(first.data.map((c: any) => [c.type, c.status, c.reason])).toEqual([
+      ['entry', 'ok', null],
+      ['entry', 'error', 'invalid'],
+      ['entry', 'ok', null],
+      ['exit', 'ok', null],
+    ]);
+    expect(first.data[0]).toMatchObject({ object: 'checkin', forced: true, attendee: g.attendee, ticket: g.ticket });
+    const rest = expectStatus(await t.http().get(checkinsPath(g.event.slug)).query({ cursor: first.meta.pagination.next_cursor }).set(sk(tenant)), 200);
+    expect(rest.data).toHaveLength(2);
+    const detail = expectStatus(await t.http().get(`${attendeesPath(g.event.slug)}/${g.attendee}`).set(sk(tenant)), 200).data;
+    expect(detail.checkins).toHaveLength(5);
+
+    // Another event's door does not know this ticket.
+    const other = await guestAtTheDoor(tenant);
+    expect(await scanned(tenant, other.event.slug, { secret: g.secret, type: 'entry' })).toMatchObject({ status: 'error', reason: 'invalid' });
+  });
+
+  it('refuses unpaid, unapproved, cancelled and out-of-time tickets', async () => {
+    const tenant = await t.tenant();
+    const starts_at = new Date(Date.now() - 3600_000);
+    const ends_at = new Date(Date.now() + 3600_000);
+    const b = await pendingBooking(t, tenant, { starts_at, ends_at }, 2);
+    const [first, second] = await attendeesOfOrder(t, b.booking.id);
+    const s1 = await secretOf(t, first!.id);
+    expect(await scanned(tenant, b.event.slug, { secret: s1, type: 'entry' })).toMatchObject({ status: 'error', reason: 'unpaid' });
+    await requireApproval(t, b.event.id);
+    expectStatus(await pay(t, b.session, card('4242424242424242')), 200);
+    expect(await scanned(tenant, b.event.slug, { secret: s1, type: 'entry' })).toMatchObject({ status: 'error', reason: 'unapproved' });
+    expectStatus(await t.http().post(`${attendeesPath(b.event.slug)}/${first!.attendee_id}/reject`).set(sk(tenant)), 200);
+    expect(await scanned(tenant, b.event.slug, { secret: s1, type: 'entry' })).toMatchObject({ status: 'error', reason: 'cancelled' });
+
+    expectStatus(await t.http().post(`${attendeesPath(b.event.slug)}/${second!.attendee_id}/approve`).set(sk(tenant)), 200);
+    const s2 = await secretOf(t, second!.id);
+    const early = new Date(starts_at.getTime() - 2 * 86_400_000).toISOString();
+    expect(await scanned(tenant, b.event.slug, { secret: s2, type: 'entry', scanned_at: early })).toMatchObject({ status: 'error', reason: 'invalid_time' });
+    expect(await scanned(tenant, b.event.slug, { secret: s2, type: 'entry', scanned_at: early, force: true })).toMatchObject({ status: 'ok' });
+  });
+
+  it('two doors scanning one ticket at once: one ok, one already_redeemed', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const results = await Promise.all([0, 1, 2].map(() => scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' })));
+    const outcomes = results.map((r) => expectStatus(r, 200).data.reason).sort();
+    expect(outcomes).toEqual(['already_redeemed', 'already_redeemed', null]);
+  });
+
+  it('answers a repeated nonce with the stored result, also when sent at once', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const same = await Promise.all([0, 1].map(() => scan(tenant, g.event.slug, { secret: g.secret, type: 'entry', nonce: 'door-1-0001' })));
+    expect(same.map((r) => expectStatus(r, 200).data.status)).toEqual(['ok', 'ok']);
+    expect(await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry', nonce: 'door-1-0001' })).toMatchObject({ status: 'ok' });
+    expect(await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry', nonce: 'door-1-0002' })).toMatchObject({ reason: 'already_redeemed' });
+    // An invalid scan replays as invalid too.
+    expect(await scanned(tenant, g.event.slug, { secret: 'NOPE', type: 'entry', nonce: 'door-1-0003' })).toMatchObject({ reason: 'invalid' });
+    expect(await scanned(tenant, g.event.slug, { secret: 'NOPE', type: 'entry', nonce: 'door-1-0003' })).toMatchObject({ reason: 'invalid' });
+    const stored = await t.ctx.db.selectFrom('checkins').select('nonce').where('event_id', '=', g.event.id).execute();
+    expect(stored).toHaveLength(3);
+  });
+
+  it('syncs offline scans in order, at most 100', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const res = expectStatus(
+      await t.http().post(`${checkinsPath(g.event.slug)}/sync`).set(sk(tenant)).send({
+        scans: [
+          { secret: g.secret, type: 'entry', nonce: 'a' },
+          { secret: g.secret, type: 'entry', nonce: 'b' },
+          { secret: g.secret, type: 'exit', nonce: 'c' },
+          { secret: 'UNKNOWN', type: 'entry', nonce: 'd' },
+          { secret: g.secret, type: 'entry', nonce: 'a' },
+        ],
+      }),
+      200,
+    );
+    expect(res.data.map((r: any) => r.reason)).toEqual([null, 'already_redeemed', null, 'invalid', null]);
+    const tooMany = Array.from({ length: 101 }, (_, i) => ({ secret: g.secret, type: 'entry', nonce: `n${i}` }));
+    expectError(await t.http().post(`${checkinsPath(g.event.slug)}/sync`).set(sk(tenant)).send({ scans: tooMany }), 422, 'validation_failed');
+  });
+
+  it('takes the checkin role and above of the event\'s organization; a viewer and another organization are refused', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const door = await member(tenant, g.organization, 'checkin');
+    const viewer = await member(tenant, g.organization, 'viewer');
+    expect(expectStatus(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, door), 200).data.status).toBe('ok');
+    expectStatus(await t.http().get(checkinsPath(g.event.slug)).set(door), 200);
+    expectError(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, viewer), 403, 'missing_permission');
+    // The checkin role reads attendees but does not change them.
+    expectStatus(await t.http().get(attendeesPath(g.event.slug)).set(door), 200);
+    expectError(await t.http().post(`${attendeesPath(g.event.slug)}/${g.attendee}/resend`).set(door), 403, 'missing_permission');
+    const other = await seedEvent(t, tenant);
+    const stranger = await member(tenant, other.organization, 'checkin');
+    expectError(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, stranger), 403, 'missing_permission');
+    expect((await t.http().post(checkinsPath(g.event.slug)).send({ secret: g.secret })).status).toBe(401);
+  });
+});
+
