@@ -179,6 +179,22 @@ describe('organizer analytics', () => {
     ]);
   });
 
+  it('keeps an answer for five minutes per organization, period and compare', async () => {
+    const tenant = await roomyTenant();
+    const org = await makeOrganization(t, tenant);
+    const { event, ticketType } = await makePublishedEvent(t, tenant, org.id, {}, { price: 1000 });
+    await buy(tenant, event.slug, ticketType.id, at(0, 9), ['k@example.test']);
+    setClock(at(0, 12));
+    const read = async (query: Record<string, string>) =>
+      expectStatus(await get('/v1/organizer/analytics', sk(tenant), { organization: org.id, ...query }), 200).data.stats.tickets_sold.value;
+    expect(await read({ period: '7d' })).toBe(1);
+    await buy(tenant, event.slug, ticketType.id, at(0, 10), ['l@example.test']);
+    setClock(at(0, 12));
+    expect(await read({ period: '7d' })).toBe(1);
+    expect(await read({ period: '7d', compare: 'true' })).toBe(2);
+    expect(await read({ period: '8d' })).toBe(2);
+  });
+
   it('shows revenue only to owners, admins, tenant owners and secret keys', async () => {
     const { tenant, org } = await seed();
     const restricted = bearer(expectStatus(await t.http().post('/v1/keys').set(sk(tenant)).send({ type: 'restricted', scopes: ['events:read'] }), 201).data.secret);
