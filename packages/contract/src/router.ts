@@ -15,6 +15,8 @@ import { ticketingPaymentsContract } from './ticketing/payments.contract';
 import { bookingContract } from './ticketing/booking.contract';
 import { ordersContract } from './ticketing/orders.contract';
 import { ticketsContract } from './ticketing/tickets.contract';
+import { analyticsContract } from './ticketing/analytics.contract';
+import { activityContract } from './ticketing/activity.contract';
 import { attendeesContract } from './ticketing/attendees.contract';
 import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
@@ -41,6 +43,8 @@ const groups = {
   booking: bookingContract,
   orders: ordersContract,
   tickets: ticketsContract,
+  analytics: analyticsContract,
+  activity: activityContract,
   attendees: attendeesContract,
   checkins: checkinsContract,
   creators: creatorsContract,
@@ -69,6 +73,8 @@ export type ContractGroups = {
   booking: typeof bookingContract;
   orders: typeof ordersContract;
   tickets: typeof ticketsContract;
+  analytics: typeof analyticsContract;
+  activity: typeof activityContract;
   attendees: typeof attendeesContract;
   checkins: typeof checkinsContract;
   creators: typeof creatorsContract;

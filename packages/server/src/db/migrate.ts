@@ -14,6 +14,8 @@ import * as ticketing from './migrations/2026_11_24_10_ticketing';
 import * as messaging from './migrations/2026_11_24_50_messaging';
 import * as creators from './migrations/2026_11_24_60_creators';
 import * as attendees from './migrations/2026_11_24_80_attendees';
+import * as organizerAnalytics from './migrations/2026_11_24_90_organizer_analytics';
+import * as checkinCounts from './migrations/2026_11_24_91_checkin_counts';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +34,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_50_messaging': messaging,
   '2026_11_24_60_creators': creators,
   '2026_11_24_80_attendees': attendees,
+  '2026_11_24_90_organizer_analytics': organizerAnalytics,
+  '2026_11_24_91_checkin_counts': checkinCounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

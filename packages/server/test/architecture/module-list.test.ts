@@ -23,7 +23,7 @@ const SERVED: Record<string, object> = {
   webhooks: { webhookEndpoints: 1, eventLog: 1 },
   streams: { streams: 1 },
   identity: { identity: 1, customers: 1, organizations: 1 },
-  ticketing: { organizerEvents: 1, ticketTypes: 1, eventSlots: 1, coupons: 1, booking: 1, orders: 1, tickets: 1, ticketingPayments: 1, attendees: 1, checkins: 1 },
+  ticketing: { organizerEvents: 1, ticketTypes: 1, eventSlots: 1, coupons: 1, booking: 1, orders: 1, tickets: 1, ticketingPayments: 1, attendees: 1, checkins: 1, analytics: 1, activity: 1 },
   creators: { creators: 1 },
 };
 

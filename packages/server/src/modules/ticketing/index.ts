@@ -10,6 +10,9 @@ import { bookingRouter } from './booking/booking.router';
 import { orderExpiryJobs } from './orders/expire-orders.job';
 import { ordersRouter } from './orders/orders.router';
 import { ticketsRouter } from './tickets/tickets.router';
+import { analyticsRouter } from './analytics/analytics.router';
+import { activityRouter } from './activity/activity.router';
+import { activityJobs } from './activity/event-starting.job';
 import { attendeesRouter } from './attendees/attendees.router';
 import { attendeeDeliverySubscriber } from './attendees/delivery-statuses';
 import { checkinsRouter } from './checkins/checkins.router';
@@ -32,10 +35,12 @@ export const ticketingModule: ModuleDefinition = {
     ticketingPayments: ticketingPaymentsRouter(ctx),
     attendees: attendeesRouter(ctx),
     checkins: checkinsRouter(ctx),
+    analytics: analyticsRouter(ctx),
+    activity: activityRouter(ctx),
   }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
-  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx)],
+  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx), ...activityJobs(ctx)],
   // Ticket and invite delivery statuses follow payment and messaging's delivery events.
   onEvents: attendeeDeliverySubscriber,
 };

@@ -10,6 +10,7 @@ import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { ensureBuckets, haveRoom, holdSeats } from '../capacity/capacity-buckets';
+import { recordIfSoldOut } from '../activity/activity-items';
 import { discountOf, holdCouponUse, usableCoupon, type CouponRow } from '../capacity/coupon-uses';
 import { expireOrder } from '../orders/expire-orders.job';
 import { markOrderPaid, nowOf } from '../orders/order-transitions';
@@ -114,6 +115,7 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget, body
     // short a time as possible: from here to the commit.
     await ensureBuckets(trx, scope, buckets);
     if (!(await holdSeats(trx, order.bucket_ids, seats))) throw ApiError.of('sold_out', { param: 'quantity' });
+    await recordIfSoldOut(trx, order);
     if (p.coupon && !(await holdCouponUse(trx, p.coupon.id))) {
       throw ApiError.of('coupon_invalid', { param: 'coupon_code', message: 'This coupon has been used up.', details: { reason: 'used_up' } });
     }

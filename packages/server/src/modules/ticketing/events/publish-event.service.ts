@@ -3,6 +3,7 @@ import { ApiError } from '../../../core/errors';
 import { emitEvent } from '../../../core/events/emit-event';
 import { hasTicketTypes } from '../ticket-types/ticket-types.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
+import { recordEventPublished } from '../activity/activity-items';
 import { updateEventRow } from './events.repository';
 import { serializeEvent } from './events.serializer';
 import { eventFor } from './events.service';
@@ -24,6 +25,7 @@ export async function publishEvent(ctx: AppContext, caller: OrganizerCaller, ref
     }
     if (!(await hasTicketTypes(trx, scope, event.id))) throw ApiError.of('event_has_no_ticket_types');
     const published = await updateEventRow(trx, scope, event.id, { status: 'published', published_at: new Date() });
+    await recordEventPublished(trx, published);
     const object = serializeEvent(published);
     await emitEvent(trx, scope, { type: 'events.event.published', subject: published.id, object, previousAttributes: { status: 'draft', published_at: null } });
     return published;

@@ -8,6 +8,8 @@ import { findEventById, findTicketType } from '../booking/catalogue-reads';
 import { releaseSeats, sellHeldSeats, takeSoldSeats } from '../capacity/capacity-buckets';
 import { redeemHeldCouponUse, releaseCouponUse, takeRedeemedCouponUse } from '../capacity/coupon-uses';
 import { setTicketStatus } from '../tickets/ticket-rows.service';
+import { onOrderPaid } from '../analytics/order-hooks';
+import { uncountSale } from '../analytics/rollups';
 import { grantTicketHolders, revokeTicketHolders } from './order-holders';
 import { writePaidOrderMessages } from './order-messages';
 import { findOrder, transitionOrder, type OrderRow } from './orders.repository';
@@ -77,6 +79,7 @@ export async function markOrderPaid(
   ))!;
   const tickets = await setTicketStatus(trx, scope, order.id, ['pending_payment', 'void'], 'valid');
   tickets.sort((a, b) => a.position - b.position);
+  await onOrderPaid(trx, paid, tickets);
   const event = (await findEventById(trx, scope, order.event_id))!;
   const ticketType = (await findTicketType(trx, scope, order.event_id, order.ticket_type_id))!;
   await grantTicketHolders(trx, scope, paid, tickets, event, ticketType, now);
@@ -104,6 +107,7 @@ export async function releaseOrder(trx: Transaction<DB>, ctx: Pick<AppContext, '
   for (const from of ['held', 'sold'] as const) {
     if (await transitionOrder(trx, scope, order.id, { seats_state: from }, { seats_state: 'released' })) {
       await releaseSeats(trx, order.bucket_ids, order.seats, from);
+      if (from === 'sold') await uncountSale(trx, order);
     }
   }
   if (order.coupon_id) {

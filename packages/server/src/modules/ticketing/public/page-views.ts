@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { sql } from 'kysely';
 import type { AppContext } from '../../../core/context';
 import { parseEncryptionKey } from '../../../core/secret-box';
+import { countView } from '../analytics/rollups';
 import type { TicketedEventRow } from '../events/events.serializer';
 
 export interface Visitor {
@@ -25,18 +25,10 @@ export function visitorHashOf(ctx: AppContext, visitor: Visitor): string {
 }
 
 /**
- * Counts a public read of an event: one insert, skipped when the visitor viewed the event within the window
- * (the `(event_id, visitor_hash, viewed_at)` index answers the check). Two reads at the same instant may both
- * count; analytics tolerate that, and it costs no lock.
+ * Counts a public read of an event: one statement inserts the view and adds it to the day's rollup, skipped when
+ * the visitor viewed the event within the window (the `(event_id, visitor_hash, viewed_at)` index answers the
+ * check). Two reads at the same instant may both count; analytics tolerate that, and it costs no lock.
  */
 export async function countPageView(ctx: AppContext, event: TicketedEventRow, visitor: Visitor): Promise<void> {
-  const hash = visitorHashOf(ctx, visitor);
-  await sql`
-    insert into event_page_views (tenant_id, livemode, organization_id, event_id, visitor_hash)
-    select ${event.tenant_id}, ${event.livemode}, ${event.organization_id}, ${event.id}::uuid, ${hash}
-    where not exists (
-      select 1 from event_page_views
-      where event_id = ${event.id}::uuid and visitor_hash = ${hash}
-        and viewed_at > now() - make_interval(mins => ${PAGE_VIEW_WINDOW_MINUTES})
-    )`.execute(ctx.db);
+  await countView(ctx.db, event, visitorHashOf(ctx, visitor), PAGE_VIEW_WINDOW_MINUTES);
 }

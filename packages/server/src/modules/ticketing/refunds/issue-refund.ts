@@ -6,6 +6,7 @@ import type { DB } from '../../../db/schema';
 import type { OrderRow } from '../payments/order-port';
 import { succeededPayments } from '../payments/payments.service';
 import { refundsFailFor } from '../payments/simulator';
+import { countRefund } from '../analytics/rollups';
 import { insertRefund, reserveRefund, serializeRefund, type RefundRow } from './refunds.repository';
 
 export interface IssuedRefund {
@@ -43,6 +44,7 @@ export async function issueRefund(
     });
   }
   const refund = await insertRefund(trx, scope, { ...base, status: 'succeeded', failureCode: null });
+  await countRefund(trx, counted, amount, refund.created_at);
   await emitEvent(trx, scope, { type: 'payments.refund.succeeded', subject: refund.id, object: serializeRefund(refund) });
   return { refund, order: counted };
 }

@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../../db/database';
+import type { OrderRow } from '../orders/order-rows.service';
+import type { TicketRow } from '../tickets/ticket-rows.service';
+
+interface EventRef {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  organization_id: string;
+}
+
+/** "Amina Kamau" -> "Amina K.": a first name and an initial, never the full name or a contact. */
+export function shortNameOf(name: string | null | undefined): string | null {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return null;
+  const first = parts[0]!;
+  return parts.length > 1 ? `${first} ${parts[parts.length - 1]![0]!.toUpperCase()}.` : first;
+}
+
+async function insertItem(db: Executor, event: EventRef, type: string, actor: string | null = null, quantity: number | null = null) {
+  await sql`
+    insert into activity_items (tenant_id, livemode, organization_id, event_id, type, actor_name, quantity)
+    values (${event.tenant_id}, ${event.livemode}, ${event.organization_id}, ${event.id}::uuid, ${type}, ${actor}, ${quantity})
+    on conflict do nothing`.execute(db);
+}
+
+/** A paid order, as "Amina K. got 2 tickets": comps are gifts, not purchases, and stay out. */
+export async function recordPurchase(db: Executor, paid: OrderRow, tickets: readonly TicketRow[]) {
+  if (paid.comp) return;
+  const first = tickets[0];
+  const actor = shortNameOf(paid.buyer_name) ?? shortNameOf([first?.first_name, first?.last_name].filter(Boolean).join(' '));
+  await insertItem(db, { ...paid, id: paid.event_id }, 'purchase', actor, paid.seats);
+}
+
+export const recordEventPublished = (db: Executor, event: EventRef) => insertItem(db, event, 'event_published');
+
+/**
+ * Called right after a booking's holds: when they took the event's last seat (its `e:` bucket, locked by this
+ * transaction's hold, is full), the event sold out. Reported once per event.
+ */
+export async function recordIfSoldOut(db: Executor, order: OrderRow) {
+  const full = await sql<{ n: number }>`
+    select 1 as n from capacity_buckets
+    where id = ${`e:${order.event_id}`} and capacity is not null and held + sold >= capacity`.execute(db);
+  if (full.rows.length > 0) await insertItem(db, { ...order, id: order.event_id }, 'event_sold_out');
+}
+
+/** Published events starting within the hour get their `event_starting` item (once: the unique index). */
+export async function recordEventsStarting(db: Executor, now: Date): Promise<number> {
+  const { numAffectedRows } = await sql`
+    insert into activity_items (tenant_id, livemode, organization_id, event_id, type, created_at)
+    select tenant_id, livemode, organization_id, id, 'event_starting', ${now}::timestamptz from ticketed_events
+    where status = 'published' and starts_at > ${now}::timestamptz and starts_at <= ${now}::timestamptz + interval '1 hour'
+    on conflict do nothing`.execute(db);
+  return Number(numAffectedRows ?? 0);
+}

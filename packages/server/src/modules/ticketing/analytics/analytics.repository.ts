@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../../db/database';
+import type { Window } from './analytics-period';
+
+/** What every read filters on: the organization, optionally one of its events. */
+export interface Filter {
+  organizationId: string;
+  eventId?: string | undefined;
+}
+
+const onEvent = (f: Filter) => (f.eventId ? sql`and event_id = ${f.eventId}::uuid` : sql``);
+const inWindow = (w: Window) => sql`day between ${w.from}::date and ${w.to}::date`;
+const num = (v: unknown) => Number(v ?? 0);
+
+export interface SalesTotals {
+  tickets: number;
+  orders: number;
+  revenue: number;
+  gross: number;
+  couponOrders: number;
+}
+
+export async function salesTotals(db: Executor, f: Filter, w: Window): Promise<SalesTotals> {
+  const { rows } = await sql<Record<string, string>>`
+    select sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue, sum(gross) as gross,
+      sum(coupon_orders) as coupon_orders
+    from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}`.execute(db);
+  const r = rows[0]!;
+  return { tickets: num(r.tickets), orders: num(r.orders), revenue: num(r.revenue), gross: num(r.gross), couponOrders: num(r.coupon_orders) };
+}
+
+export async function viewTotals(db: Executor, f: Filter, w: Window): Promise<{ views: number; visitors: number }> {
+  const { rows } = await sql<Record<string, string>>`
+    select sum(page_views) as views, sum(unique_visitors) as visitors
+    from event_daily_views where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}`.execute(db);
+  return { views: num(rows[0]!.views), visitors: num(rows[0]!.visitors) };
+}
+
+/** Per day: tickets sold and revenue (gross minus refunds). */
+export async function salesByDay(db: Executor, f: Filter, w: Window) {
+  const { rows } = await sql<{ day: string; tickets: string; revenue: string }>`
+    select to_char(day, 'YYYY-MM-DD') as day, sum(tickets_sold) as tickets, sum(gross - refunded) as revenue
+    from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}
+    group by day order by day`.execute(db);
+  return rows.map((r) => ({ day: r.day, tickets: num(r.tickets), revenue: num(r.revenue) }));
+}
+
+/** Each event of the organization with its period's sales and views, its sold seats, capacity and check-ins. */
+export async function eventFigures(db: Executor, f: Filter, w: Window) {
+  const { rows } = await sql<Record<string, string | number | null>>`
+    select e.id, e.name, e.slug, e.status, e.capacity, e.currency,
+      coalesce(s.tickets, 0) as tickets, coalesce(s.orders, 0) as orders, coalesce(s.revenue, 0) as revenue,
+      coalesce(v.visitors, 0) as visitors, coalesce(b.sold, 0) as valid_tickets, coalesce(c.tickets_checked_in, 0) as checked_in
+    from ticketed_events e
+    left join (
+      select event_id, sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue
+      from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
+    ) s on s.event_id = e.id
+    left join (
+      select event_id, sum(unique_visitors) as visitors
+      from event_daily_views where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
+    ) v on v.event_id = e.id
+    left join capacity_buckets b on b.id = 'e:' || e.id::text
+    left join event_checkin_counts c on c.event_id = e.id
+    where e.organization_id = ${f.organizationId} and e.status <> 'draft'
+    order by coalesce(s.tickets, 0) desc, e.name, e.id`.execute(db);
+  return rows.map((r) => ({
+    id: String(r.id),
+    name: String(r.name),
+    slug: String(r.slug),
+    status: String(r.status),
+    currency: String(r.currency),
+    capacity: r.capacity === null ? null : num(r.capacity),
+    tickets: num(r.tickets),
+    orders: num(r.orders),
+    revenue: num(r.revenue),
+    visitors: num(r.visitors),
+    validTickets: num(r.valid_tickets),
+    checkedIn: num(r.checked_in),
+  }));
+}
+
+export async function ticketTypeShares(db: Executor, f: Filter, w: Window) {
+  const { rows } = await sql<{ name: string; count: string }>`
+    select t.name, sum(s.tickets_sold) as count
+    from event_daily_sales s join ticket_types t on t.id = s.ticket_type_id
+    where s.organization_id = ${f.organizationId} and ${inWindow(w)}
+    group by t.id, t.name having sum(s.tickets_sold) > 0 order by count desc, t.name`.execute(db);
+  return rows.map((r) => ({ name: r.name, count: num(r.count) }));
+}
+
+/** People who bought in the window; repeat ones hold tickets to two or more of the organization's events. */
+export async function attendeeCounts(db: Executor, f: Filter, w: Window) {
+  const { rows } = await sql<{ total: string; repeat: string }>`
+    select count(*) as total, count(*) filter (where events >= 2) as repeat from (
+      select attendee_key, count(*) as events from organization_attendee_events
+      where organization_id = ${f.organizationId} and attendee_key in (
+        select attendee_key from organization_attendee_events where organization_id = ${f.organizationId} and ${inWindow(w)}
+      )
+      group by attendee_key
+    ) a`.execute(db);
+  return { unique: num(rows[0]!.total), repeat: num(rows[0]!.repeat) };
+}
+
+export async function couponUses(db: Executor, f: Filter, w: Window) {
+  const { rows } = await sql<{ code: string; uses: string; discount: string }>`
+    select c.code, sum(u.uses) as uses, sum(u.discount) as discount
+    from coupon_daily_uses u join coupons c on c.id = u.coupon_id
+    where u.organization_id = ${f.organizationId} and ${inWindow(w)} ${f.eventId ? sql`and u.event_id = ${f.eventId}::uuid` : sql``}
+    group by c.id, c.code having sum(u.uses) > 0 order by uses desc, c.code`.execute(db);
+  return rows.map((r) => ({ code: r.code, uses: num(r.uses), discount: num(r.discount) }));
+}
+
+export async function eventOfOrganization(db: Executor, organizationId: string, eventId: string): Promise<boolean> {
+  const row = await db.selectFrom('ticketed_events').select('id').where('id', '=', eventId).where('organization_id', '=', organizationId).executeTakeFirst();
+  return row !== undefined;
+}
