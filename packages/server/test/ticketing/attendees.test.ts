@@ -83,6 +83,9 @@ describe('organizer attendees', () => {
     expect(order).toMatchObject({ status: 'partially_refunded', amount_paid: 3000, amount_refunded: 1500 });
     let bucket = await t.ctx.db.selectFrom('capacity_buckets').selectAll().where('id', '=', `e:${b.event.id}`).executeTakeFirstOrThrow();
     expect(bucket.sold).toBe(1);
+    const ticketsSold = async () =>
+      Number((await sql<{ n: string }>`select coalesce(sum(tickets_sold), 0) as n from event_daily_sales where event_id = ${b.event.id}::uuid`.execute(t.ctx.db)).rows[0]!.n);
+    expect(await ticketsSold()).toBe(1);
 
     expect(expectStatus(await t.http().post(`${path(first!.attendee_id)}/reject`).set(sk(tenant)).send({}), 200).data.review_status).toBe('rejected');
     expectError(await t.http().post(`${path(first!.attendee_id)}/approve`).set(sk(tenant)), 409, 'INVALID_STATE');
@@ -93,6 +96,7 @@ describe('organizer attendees', () => {
     expect(order).toMatchObject({ status: 'refunded', amount_refunded: 3000 });
     bucket = await t.ctx.db.selectFrom('capacity_buckets').selectAll().where('id', '=', `e:${b.event.id}`).executeTakeFirstOrThrow();
     expect(bucket.sold).toBe(0);
+    expect(await ticketsSold()).toBe(0);
     const refunds = expectStatus(await t.http().get(`/v1/orders/${b.booking.id}/refunds`).set(sk(tenant)), 200).data;
     expect(refunds.map((r: any) => r.amount).sort()).toEqual([1500, 1500]);
   });

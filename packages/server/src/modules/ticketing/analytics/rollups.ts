@@ -51,7 +51,8 @@ async function addCouponUse(db: Executor, order: OrderRow, day: RawBuilder<strin
 export async function countPaidOrder(db: Executor, paid: OrderRow, tickets: readonly TicketRow[]): Promise<void> {
   if (paid.comp || !paid.paid_at) return;
   const day = dayIn(paid.organization_id, paid.paid_at);
-  const coupon = paid.coupon_id !== null && paid.coupon_state === 'redeemed';
+  // A use still held here is redeemed later in the same transaction (markOrderPaid takes the coupon last).
+  const coupon = paid.coupon_id !== null && (paid.coupon_state === 'redeemed' || paid.coupon_state === 'held');
   await addToSales(db, paid, day, {
     tickets: paid.seats,
     orders: 1,
@@ -91,6 +92,12 @@ export async function uncountSale(db: Executor, before: OrderRow): Promise<void>
     couponDiscount: coupon ? -before.amount_discount : 0,
   });
   if (coupon) await addCouponUse(db, before, day, -1);
+}
+
+/** Tickets of a paid order given back while the order stays (a rejected attendee): they leave its paid day. */
+export async function uncountTickets(db: Executor, order: OrderRow, tickets: number): Promise<void> {
+  if (order.comp || !order.paid_at) return;
+  await addToSales(db, order, dayIn(order.organization_id, order.paid_at), { tickets: -tickets, orders: 0, gross: 0, refunded: 0, couponOrders: 0, couponDiscount: 0 });
 }
 
 /** A succeeded refund: revenue falls on the day the money went back. */

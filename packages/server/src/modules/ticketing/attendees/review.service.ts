@@ -6,6 +6,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { releaseSeats } from '../capacity/capacity-buckets';
 import { eventFor } from '../events/events.service';
+import { uncountTickets } from '../analytics/rollups';
 import { revokeTicketHolder } from '../orders/order-holders';
 import { nowOf } from '../orders/order-transitions';
 import type { OrderRow } from '../orders/order-rows.service';
@@ -76,7 +77,9 @@ async function giveBackSeat(trx: Transaction<DB>, scope: Scope, order: OrderRow)
     .where('seats_state', '=', order.seats_state)
     .where('seats', '>', 1)
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) === 1) await releaseSeats(trx, order.bucket_ids, 1, order.seats_state);
+  if (Number(moved.numUpdatedRows) !== 1) return;
+  await releaseSeats(trx, order.bucket_ids, 1, order.seats_state);
+  if (order.seats_state === 'sold') await uncountTickets(trx, order, 1);
 }
 
 /**
