@@ -66,6 +66,7 @@ export const attendeesContract = c.router(
       method: 'GET',
       path: '/v1/organizer/events/:event/attendees/:attendee',
       summary: 'Retrieve an attendee',
+      description: 'Name, contact, ticket type, order code, ticket status, review, invite and ticket delivery statuses, check-ins and extra field answers. `{attendee}` is the attendee\'s uuid.',
       pathParams: AttendeeParams,
       responses: { 200: dataOf(OrganizerAttendeeDetailSchema), ...errors, ...errorResponses(404) },
       metadata: read,

@@ -10,7 +10,7 @@ const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 
 const DUMMY_ID = '01h455vb4pex5vsknk084sn02q';
 /** Every Streams route of the whole API, whichever router declares it (e.g. `POST /v1/streams/playback_tokens` is Access's). */
-const streamsRoutes = routesOf(contract).filter((r) => r.path.startsWith('/v1/streams/') || r.path.startsWith('/v1/test_helpers/'));
+const streamsRoutes = routesOf(contract).filter((r) => r.path.startsWith('/v1/streams/') || /^\/v1\/test_helpers\/(live_streams|assets)\//.test(r.path));
 const accessOf = (route: { metadata?: unknown }) => (route.metadata as { access: RouteAccess }).access;
 const send = (method: string, path: string) => {
   const http = t.http();
