@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { typePrinter } from '@svc/release-check';
 import { contract } from '@svc/contract';
 import { arrange } from '../src/layout';
+import { hoistRepeatedTypes } from './hoist-repeated-types';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { typeOf, print, checker, declarations } = typePrinter(
@@ -87,6 +88,6 @@ const output = [
   '',
 ];
 output.splice(5, 0, ...declarations, '');
-const text = output.join('\n');
+const text = hoistRepeatedTypes(output.join('\n'));
 writeFileSync(join(root, 'build', 'src', 'contract-types.ts'), text);
 process.stdout.write(`build/src/contract-types.ts: ${text.length} characters\n`);

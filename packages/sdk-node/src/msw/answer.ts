@@ -11,7 +11,7 @@ export interface RouteCall {
   body: Record<string, unknown>;
 }
 
-export type Answer = { status: number; body: unknown } | { notFound: string };
+export type Answer = { status: number; body: unknown } | { status: number; text: string; contentType: string } | { notFound: string };
 
 export const successStatus = (route: ContractRoute) => Number(Object.keys(route.responses).find((s) => Number(s) < 300) ?? 200);
 export const successSchema = (route: ContractRoute) => route.responses[successStatus(route)] as z.ZodType;
@@ -27,7 +27,9 @@ export function makeObject(item: z.ZodType, fields: Record<string, unknown>): Mo
     Object.entries(fields).filter(([k, v]) => k in shape && k !== 'id' && v !== undefined && (shape[k] as z.ZodType).safeParse(v).success),
   );
   const now = new Date().toISOString();
-  const object = { ...base, ...known, id: mockId(base.object as string | undefined) } as MockObject;
+  // Ids the schema takes as uuids (the catalogue's, attendees') stay the fake's uuid.
+  const id = (shape.id as z.ZodType | undefined)?.safeParse('x_mock').success === false && typeof base.id === 'string' ? base.id : mockId(base.object as string | undefined);
+  const object = { ...base, ...known, id } as MockObject;
   for (const field of ['created_at', 'updated_at']) if (field in shape) object[field] = now;
   return object;
 }
@@ -119,6 +121,21 @@ function page(objects: MockObject[], route: ContractRoute, query: Record<string,
  * action answering another type (a clip of an asset) makes an object of that type linked to its parent.
  */
 export function answer(store: MockStore, call: RouteCall): Answer {
+  // A route answering text (the attendee CSV) answers an empty document of its content type.
+  const declared = call.route.responses[successStatus(call.route)] as { contentType?: string; body?: unknown };
+  if (typeof declared?.contentType === 'string' && declared.contentType !== 'application/json') {
+    return { status: successStatus(call.route), text: declared.contentType === 'text/csv' ? 'id\n' : '', contentType: declared.contentType };
+  }
+  const answered = storeAnswer(store, call);
+  // Spec-shaped summaries (analytics, an attendee list with its `summary`, CSV) are no store's objects: an answer
+  // the store cannot shape as the route declares is the schema's smallest value instead.
+  if ('body' in answered && !successSchema(call.route).safeParse(answered.body).success) {
+    return { status: answered.status, body: fakeFromSchema(successSchema(call.route)) };
+  }
+  return answered;
+}
+
+function storeAnswer(store: MockStore, call: RouteCall): Answer {
   const { route, params, query, body } = call;
   const status = successStatus(route);
   const shape = responseShape(successSchema(route));

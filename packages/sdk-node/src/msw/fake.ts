@@ -19,7 +19,7 @@ export function mockId(object: string | undefined): string {
 /** A string a field of this name and format accepts, shaped like the server's values where the name says which. */
 function fakeString(schema: z.ZodString, key: string, object: string | undefined): string {
   const format = (schema as { format?: string | null }).format;
-  if (key === 'id') return mockId(object);
+  if (key === 'id') return format === 'uuid' ? crypto.randomUUID() : mockId(object);
   if (format === 'datetime' || key.endsWith('_at')) return new Date().toISOString();
   if (format === 'url' || key.endsWith('url')) return `https://svc.mock/${key}`;
   if (format === 'email') return 'someone@svc.mock';

@@ -81,6 +81,7 @@ export function createSvcMock(options: SvcMockOptions = {}) {
       if (!b.ok) return b.response;
       const result = answer(store, { route, params: params as Record<string, string>, query: (q.value ?? {}) as Record<string, unknown>, body: (b.value ?? {}) as Record<string, unknown> });
       if ('notFound' in result) return errorResponse('resource_not_found', `No such object: '${result.notFound}'.`, undefined, Object.keys(params)[0]);
+      if ('text' in result) return new HttpResponse(result.text, { status: result.status, headers: { 'content-type': result.contentType } });
       return HttpResponse.json(result.body as Record<string, unknown>, { status: result.status });
     });
   });
