@@ -58,7 +58,7 @@ const nameOf = (key: string, taken: Set<string>) => {
  * alias, the shortest first (so longer ones, and the aliases, use the shorter ones' names), and answers the text with the aliases declared.
  * Literals that name a method's type parameter `E` stay where they are.
  */
-export function hoistRepeatedTypes(text: string, minLength = 240): string {
+export function hoistRepeatedTypes(text: string, minLength = 100): string {
   const aliases: string[] = [];
   const taken = new Set<string>();
   for (;;) {
