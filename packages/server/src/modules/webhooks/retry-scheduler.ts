@@ -1,3 +1,4 @@
+import { PeriodicTask } from '../../core/periodic-task';
 import { sendInTransaction } from '../../jobs/send-in-transaction';
 import { deliveryJobs } from './enqueue-deliveries';
 import { queueDueDeliveries } from './webhook-deliveries.repository';
@@ -10,10 +11,15 @@ const BATCH = 500;
  * than as delayed jobs so the schedule follows an injectable clock; several processes may run this at once.
  */
 export class RetryScheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly periodic: PeriodicTask;
 
-  constructor(private readonly deps: WebhookWorkerDeps) {}
+  constructor(private readonly deps: WebhookWorkerDeps) {
+    this.periodic = new PeriodicTask(
+      () => this.tick(),
+      this.deps.schedulerIntervalMs,
+      (err) => this.deps.log.error({ err: err.message }, 'webhook retry scheduler failed'),
+    );
+  }
 
   /** Queues every due retry; returns how many. */
   async tick(): Promise<number> {
@@ -30,20 +36,10 @@ export class RetryScheduler {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .then(() => undefined)
-        .catch((err: Error) => this.deps.log.error({ err: err.message }, 'webhook retry scheduler failed'))
-        .finally(() => (this.running = null));
-    }, this.deps.schedulerIntervalMs);
-    this.timer.unref();
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }

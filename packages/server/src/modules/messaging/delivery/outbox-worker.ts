@@ -1,3 +1,4 @@
+import { PeriodicTask } from '../../../core/periodic-task';
 import type { JobDefinition } from '../../../jobs/queue';
 import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { deliverMessage, queueDueMessages } from './deliver-message';
@@ -13,10 +14,15 @@ const BATCH = 200;
  * turns due ones into jobs, and also attempts whose lease ran out (their process died mid-send).
  */
 export class OutboxWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly periodic: PeriodicTask;
 
-  constructor(readonly deps: MessagingDeps) {}
+  constructor(readonly deps: MessagingDeps) {
+    this.periodic = new PeriodicTask(
+      () => this.tick(),
+      this.deps.schedulerIntervalMs,
+      (err) => this.deps.log.error({ err: err.message }, 'message scheduler failed'),
+    );
+  }
 
   job(): JobDefinition<{ messageId: string }> {
     return {
@@ -47,20 +53,10 @@ export class OutboxWorker {
   }
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .then(() => undefined)
-        .catch((err: Error) => this.deps.log.error({ err: err.message }, 'message scheduler failed'))
-        .finally(() => (this.running = null));
-    }, this.deps.schedulerIntervalMs);
-    this.timer.unref();
+    this.periodic.start();
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 }
