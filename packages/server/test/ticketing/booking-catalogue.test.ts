@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, useTestServer } from '../harness';
+import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
-import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
-import { makeOrganization, makePublishedEvent, type Tenant } from './catalogue-fixtures';
+import { makeOrganization, makePublishedEvent, signedInMember } from './catalogue-fixtures';
 import { bookAs, bookingBody, bookOk, pk, sk } from './booking-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-
-async function member(tenant: Tenant, org: string, role: string) {
-  const phone = newPhone();
-  expectStatus(await t.http().post(`/v1/organizations/${org}/members`).set(sk(tenant)).send({ phone, role }), 201);
-  advance(t, 61_000);
-  const session = await signInByPhone(t, tenant, phone);
-  return { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
-}
 
 describe('booking an event made through the organizer routes', () => {
   it('books against the catalogue\'s buckets and coupons, and shows the orders to the organization\'s members only', async () => {
@@ -34,15 +25,15 @@ describe('booking an event made through the organizer routes', () => {
     // The catalogue refuses to shrink below what is held.
     expectError(await t.http().patch(`/v1/organizer/events/${event.id}`).set(sk(tenant)).send({ capacity: 1 }), 422, 'validation_failed', { param: 'capacity' });
 
-    const viewer = await member(tenant, org.id, 'viewer');
-    const stranger = await member(tenant, otherOrg.id, 'owner');
+    const viewer = await signedInMember(t, tenant, org.id, 'viewer');
+    const stranger = await signedInMember(t, tenant, otherOrg.id, 'owner');
     expect(expectStatus(await t.http().get('/v1/orders').set(viewer), 200).data.map((o: { id: string }) => o.id)).toEqual([booking.id]);
     expect(expectStatus(await t.http().get('/v1/orders').set(stranger), 200).data).toEqual([]);
     expectStatus(await t.http().get(`/v1/orders/${booking.id}`).set(viewer), 200);
     expectError(await t.http().get(`/v1/orders/${booking.id}`).set(stranger), 403, 'missing_permission');
     // Cancelling needs events:write in the order's organization.
     expectError(await t.http().post(`/v1/orders/${booking.id}/cancel`).set(viewer), 403, 'missing_permission');
-    const manager = await member(tenant, org.id, 'manager');
+    const manager = await signedInMember(t, tenant, org.id, 'manager');
     expect(expectStatus(await t.http().post(`/v1/orders/${booking.id}/cancel`).set(manager), 200).data.status).toBe('cancelled');
     await bookOk(t, tenant, event.slug, bookingBody(ticketType.id, 2));
   });

@@ -1,5 +1,6 @@
 import { bearer, type TestServer } from '../harness';
 import { expectStatus } from '../kit/expect';
+import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
 
 export type Tenant = Awaited<ReturnType<TestServer['tenant']>>;
 
@@ -44,3 +45,12 @@ export async function makePublishedEvent(t: TestServer, tenant: Tenant, organiza
 /** The capacity bucket row, read straight from the database. */
 export const bucket = (t: TestServer, id: string) =>
   t.ctx.db.selectFrom('capacity_buckets').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A person signed in as a member of organization `org` with `role`: their access token and the tenant header. */
+export async function signedInMember(t: TestServer, tenant: Tenant, org: string, role: string) {
+  const phone = newPhone();
+  expectStatus(await t.http().post(`/v1/organizations/${org}/members`).set(sk(tenant)).send({ phone, role }), 201);
+  advance(t, 61_000);
+  const session = await signInByPhone(t, tenant, phone);
+  return { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, useTestServer } from '../harness';
+import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
-import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
+import { signedInMember } from './catalogue-fixtures';
+import { signInByPhone } from '../identity/identity-fixtures';
 import { seedEvent, sk, type Tenant } from './booking-fixtures';
 import { card, pay, pendingBooking } from './payments-fixtures';
 import { attendeesOfOrder, attendeesPath, requireApproval, secretOf } from './attendees-fixtures';
@@ -28,14 +29,6 @@ async function guestAtTheDoor(tenant: Tenant) {
   ).data;
   const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('attendee_id', '=', added.id).executeTakeFirstOrThrow();
   return { ...seeded, attendee: added.id as string, ticket: ticket.id, secret: await secretOf(t, ticket.id) };
-}
-
-async function member(tenant: Tenant, org: string, role: string) {
-  const phone = newPhone();
-  expectStatus(await t.http().post(`/v1/organizations/${org}/members`).set(sk(tenant)).send({ phone, role }), 201);
-  advance(t, 61_000);
-  const session = await signInByPhone(t, tenant, phone);
-  return { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
 }
 
 describe('check-in at the door', () => {
@@ -134,8 +127,8 @@ describe('check-in at the door', () => {
   it('takes the checkin role and above of the event\'s organization; a viewer and another organization are refused', async () => {
     const tenant = await t.tenant();
     const g = await guestAtTheDoor(tenant);
-    const door = await member(tenant, g.organization, 'checkin');
-    const viewer = await member(tenant, g.organization, 'viewer');
+    const door = await signedInMember(t, tenant, g.organization, 'checkin');
+    const viewer = await signedInMember(t, tenant, g.organization, 'viewer');
     expect(expectStatus(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, door), 200).data.status).toBe('ok');
     expectStatus(await t.http().get(checkinsPath(g.event.slug)).set(door), 200);
     expectError(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, viewer), 403, 'missing_permission');
@@ -143,7 +136,7 @@ describe('check-in at the door', () => {
     expectStatus(await t.http().get(attendeesPath(g.event.slug)).set(door), 200);
     expectError(await t.http().post(`${attendeesPath(g.event.slug)}/${g.attendee}/resend`).set(door), 403, 'missing_permission');
     const other = await seedEvent(t, tenant);
-    const stranger = await member(tenant, other.organization, 'checkin');
+    const stranger = await signedInMember(t, tenant, other.organization, 'checkin');
     expectError(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, stranger), 403, 'missing_permission');
     expect((await t.http().post(checkinsPath(g.event.slug)).send({ secret: g.secret })).status).toBe(401);
   });

@@ -3,7 +3,7 @@ import { bearer, useTestServer, type TestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
 import { secretOf } from './attendees-fixtures';
-import { makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant } from './catalogue-fixtures';
+import { makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant, signedInMember } from './catalogue-fixtures';
 import { pk } from './booking-fixtures';
 import { card, pay, sessionOf } from './payments-fixtures';
 
@@ -38,14 +38,6 @@ async function buy(tenant: Tenant, event: string, ticketType: string, when: Date
   const { booking, payment } = expectStatus(await t.http().post(`/v1/events/${event}/book`).set(pk(tenant)).send(body), 201).data;
   expectStatus(await pay(t, sessionOf(payment), card('4242424242424242')), 200);
   return booking as { id: string };
-}
-
-async function member(tenant: Tenant, org: string, role: string) {
-  const phone = newPhone();
-  expectStatus(await t.http().post(`/v1/organizations/${org}/members`).set(sk(tenant)).send({ phone, role }), 201);
-  advance(t, 61_000);
-  const session = await signInByPhone(t, tenant, phone);
-  return { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
 }
 
 /**
@@ -198,11 +190,11 @@ describe('organizer analytics', () => {
   it('shows revenue only to owners, admins, tenant owners and secret keys', async () => {
     const { tenant, org } = await seed();
     const restricted = bearer(expectStatus(await t.http().post('/v1/keys').set(sk(tenant)).send({ type: 'restricted', scopes: ['events:read'] }), 201).data.secret);
-    const owner = await member(tenant, org.id, 'owner');
-    const admin = await member(tenant, org.id, 'admin');
-    const manager = await member(tenant, org.id, 'manager');
-    const viewer = await member(tenant, org.id, 'viewer');
-    const finance = await member(tenant, org.id, 'finance');
+    const owner = await signedInMember(t, tenant, org.id, 'owner');
+    const admin = await signedInMember(t, tenant, org.id, 'admin');
+    const manager = await signedInMember(t, tenant, org.id, 'manager');
+    const viewer = await signedInMember(t, tenant, org.id, 'viewer');
+    const finance = await signedInMember(t, tenant, org.id, 'finance');
     for (const [who, sees] of [[owner, true], [admin, true], [manager, false], [viewer, false], [finance, false], [restricted, false]] as const) {
       const query: Record<string, string> = who === restricted ? { organization: org.id } : {};
       const overview = expectStatus(await get('/v1/organizer/analytics', who, query), 200).data;
@@ -238,7 +230,7 @@ describe('organizer analytics', () => {
     expectStatus(await get('/v1/organizer/analytics', sk(tenant), { organization: org.id, period: '365d' }), 200);
     expectError(await get('/v1/organizer/analytics/audience', sk(tenant)), 422, 'validation_failed', { param: 'organization' });
     expectError(await get('/v1/organizer/analytics/tickets', sk(tenant), { organization: org.id, event_id: '00000000-0000-4000-8000-000000000000' }), 404, 'resource_not_found');
-    const viewer = await member(tenant, org.id, 'viewer');
+    const viewer = await signedInMember(t, tenant, org.id, 'viewer');
     expectStatus(await get('/v1/organizer/analytics', viewer), 200);
     expectError(await get('/v1/organizer/analytics', viewer, { organization: other.id }), 403, 'missing_permission');
     for (const path of ['', '/revenue', '/tickets', '/events', '/audience', '/conversions']) {

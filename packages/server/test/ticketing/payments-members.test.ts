@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, useTestServer } from '../harness';
+import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
-import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
-import { makeOrganization, makePublishedEvent, sk, type Tenant } from './catalogue-fixtures';
+import { makeOrganization, makePublishedEvent, sk, signedInMember } from './catalogue-fixtures';
 import { card, pay, sessionOf } from './payments-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-
-/** A person signed in as a member of an organization with a role. */
-async function member(tenant: Tenant, org: string, role: string) {
-  const phone = newPhone();
-  expectStatus(await t.http().post(`/v1/organizations/${org}/members`).set(sk(tenant)).send({ phone, role }), 201);
-  advance(t, 61_000);
-  const session = await signInByPhone(t, tenant, phone);
-  return { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
-}
 
 describe('organization members', () => {
   it('refund and cancel their organization\'s events with events:write, read refunds with events:read, and nothing of another organization', async () => {
@@ -35,9 +25,9 @@ describe('organization members', () => {
     expectStatus(await pay(t, sessionOf(booked.payment), card('4242424242424242')), 200);
     const order = booked.booking.id;
 
-    const checkin = await member(tenant, org.id, 'checkin');
-    const manager = await member(tenant, org.id, 'manager');
-    const stranger = await member(tenant, otherOrg.id, 'owner');
+    const checkin = await signedInMember(t, tenant, org.id, 'checkin');
+    const manager = await signedInMember(t, tenant, org.id, 'manager');
+    const stranger = await signedInMember(t, tenant, otherOrg.id, 'owner');
     const refund = (who: Record<string, string>, key: string) => t.http().post(`/v1/orders/${order}/refunds`).set(who).set('Idempotency-Key', key).send({ amount: 500 });
 
     expectStatus(await t.http().get(`/v1/orders/${order}/refunds`).set(checkin), 200);
