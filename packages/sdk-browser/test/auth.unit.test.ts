@@ -90,4 +90,20 @@ describe('SvcAuth', () => {
     expect(calls[0]!.headers.Authorization).toBe(`Bearer ${kept[0]!.access_token}`);
     expect(SvcAuth.sessionFromFragment('#access_token=a&refresh_token=b&expires_at=5')).toEqual({ access_token: 'a', refresh_token: 'b', expires_at: 5 });
   });
+
+  it('books as the signed-in person (their access token, no publishable key), and with the key when signed out', async () => {
+    const booked = { booking: { id: 'ord_1', code: 'ABCD1234', status: 'pending' }, payment: 'https://api.test/checkout/cs_1' };
+    const calls = api({ '/v1/events/jazz/book': () => ({ status: 201, data: booked }) });
+    const browser = new SvcBrowser({ publishableKey: 'pk_test_1', baseUrl: 'https://api.test' });
+    const request = { ticket_id: 'tt_1', quantity: 1, buyer_name: 'W', buyer_email: 'w@example.com' } as never;
+    await browser.book('jazz', request);
+    expect(calls[0]!.headers['Svc-Publishable-Key']).toBe('pk_test_1');
+    expect(calls[0]!.headers.Authorization).toBeUndefined();
+    const signedIn = session();
+    await browser.auth.setSession(signedIn);
+    expect(await browser.book('jazz', request)).toEqual(booked);
+    expect(calls[1]!.headers.Authorization).toBe(`Bearer ${signedIn.access_token}`);
+    expect(calls[1]!.headers['Svc-Publishable-Key']).toBeUndefined();
+    expect(calls[1]!.headers['Idempotency-Key']).toBeTruthy();
+  });
 });

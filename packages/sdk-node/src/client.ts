@@ -2,7 +2,7 @@ import { contract } from '@svc/contract';
 import type { OperatorResources, TenantResources } from './contract-types';
 import { buildResources } from './core/resources';
 import { arrange } from './layout';
-import { type ClientOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
+import { type ClientOptions, type ConnectionOptions, type RawRequest, type RequestOptions, Transport } from './core/request';
 import { accessTokenVerifier, type AccessTokenClaims } from './access-tokens';
 import { signCustomerToken } from './customer-tokens';
 import { constructEvent } from './webhooks';
@@ -11,8 +11,9 @@ import { constructEvent } from './webhooks';
 export interface Svc extends TenantResources {}
 
 /**
- * The Svc API for a tenant's server, with a secret (`sk_…`) or restricted (`rk_…`) key. Every tenant route of
- * the contract is a method, grouped as the API is: `svc.streams.liveStreams.update('ls_…', {metadata})`.
+ * The Svc API for a tenant's server, with a secret (`sk_…`) or restricted (`rk_…`) key, or for a signed-in
+ * member with their access token (`{accessToken, tenant}`: the routes that take members, as their roles allow).
+ * Every tenant route of the contract is a method, grouped as the API is: `svc.streams.liveStreams.update('ls_…', {metadata})`.
  */
 export class Svc {
   private readonly transport: Transport;
@@ -45,7 +46,7 @@ export class Svc {
   }
 }
 
-export interface SvcOperatorOptions extends Omit<ClientOptions, 'apiKey'> {
+export interface SvcOperatorOptions extends ConnectionOptions {
   /** The operator token of the self-hosted server (`SVC_OPERATOR_TOKEN`). */
   operatorToken: string;
 }

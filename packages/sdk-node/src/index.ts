@@ -1,5 +1,5 @@
 export { Svc, SvcOperator, type SvcOperatorOptions } from './client';
-export type { ClientOptions, RequestOptions, RawRequest } from './core/request';
+export type { AccessTokenCredential, ApiKeyCredential, ClientOptions, ConnectionOptions, RequestOptions, RawRequest } from './core/request';
 export {
   SvcError,
   InvalidRequestError,

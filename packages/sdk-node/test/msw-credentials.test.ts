@@ -62,6 +62,22 @@ describe('msw mocks: secrets, credentials, seeds and events like the server', ()
     expect((await missing.json()).error.code).toBe('api_key_missing');
   });
 
+  it("takes a signed-in member's access token on the routes that take one, as the server does", async () => {
+    const jwt = (claims: object) => `eyJhbGciOiJFUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2lnbmF0dXJl`;
+    const member = (accessToken: string) => new Svc({ accessToken, tenant: 'ten_1', baseUrl, maxRetries: 0 });
+    const exp = Math.floor(Date.now() / 1000) + 900;
+    const event = { organization: 'org_1', name: 'Jazz Night', starts_at: '2027-01-01T20:00:00Z', ends_at: '2027-01-01T23:00:00Z' };
+    expect(await member(jwt({ sub: 'usr_1', tid: 'ten_1', exp })).events.create(event)).toMatchObject({ object: 'ticketed_event', name: 'Jazz Night' });
+    const refusedRoute = await member(jwt({ sub: 'usr_1', exp })).streams.liveStreams.create({}).catch((e) => e);
+    expect(refusedRoute).toBeInstanceOf(PermissionError);
+    expect(refusedRoute).toMatchObject({ code: 'insufficient_permissions', status: 403 });
+    const expired = await member(jwt({ sub: 'usr_1', exp: exp - 3600 })).events.create(event).catch((e) => e);
+    expect(expired).toBeInstanceOf(AuthenticationError);
+    expect(expired).toMatchObject({ code: 'invalid_access_token', status: 401, details: { reason: 'token_expired' } });
+    const malformed = await member('eyJ.bm90IGpzb24.x').events.create(event).catch((e) => e);
+    expect(malformed).toMatchObject({ code: 'invalid_access_token', details: { reason: 'malformed' } });
+  });
+
   it('seeds objects that the SDK then reads, updates and lists', async () => {
     const stream = mock.seed('streams.liveStreams.retrieve', { status: 'active', metadata: { show: 'seeded' } });
     expect(stream.id).toMatch(/^ls_/);

@@ -185,3 +185,38 @@ describe('requests', () => {
     await expect(svc.keys.retrieve({} as { id: string })).rejects.toThrow('`id` is required');
   });
 });
+
+describe("a member's access token", () => {
+  const event = { id: 'evt_1', object: 'ticketed_event' };
+
+  it('goes as the bearer, with the tenant in `Svc-Tenant`, instead of a key', async () => {
+    const { calls, fetch } = scripted(json(201, { data: event }));
+    const organizer = new Svc({ accessToken: 'eyJ.member.token', tenant: 'acme', fetch });
+    await expect(organizer.events.create({ organization: 'org_1', name: 'Jazz Night', starts_at: '2030-01-01T18:00:00Z', ends_at: '2030-01-01T21:00:00Z' })).resolves.toEqual(event);
+    expect(calls[0]!.headers).toMatchObject({ authorization: 'Bearer eyJ.member.token', 'svc-tenant': 'acme' });
+  });
+
+  it('asks a token function before every call, so a refreshed token goes out', async () => {
+    const { calls, fetch } = scripted(json(200, { data: event }), json(200, { data: event }));
+    let n = 0;
+    const organizer = new Svc({ accessToken: async () => `eyJ.token.${++n}`, fetch });
+    await organizer.events.retrieve('evt_1');
+    await organizer.events.retrieve('evt_1');
+    expect(calls.map((c) => c.headers.authorization)).toEqual(['Bearer eyJ.token.1', 'Bearer eyJ.token.2']);
+    expect(calls[0]!.headers['svc-tenant']).toBeUndefined();
+  });
+
+  it('refuses to call when the token function answers none (signed out)', async () => {
+    const { calls, fetch } = scripted();
+    const organizer = new Svc({ accessToken: async () => null, fetch });
+    await expect(organizer.events.retrieve('evt_1')).rejects.toThrow('not signed in');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('takes a key or a token, one of them', () => {
+    expect(() => new Svc({} as never)).toThrow('apiKey or accessToken is required');
+    expect(() => new Svc({ apiKey: 'sk_test_x', accessToken: 'eyJ.x.y' } as never)).toThrow('not both');
+    // @ts-expect-error a key and a token together do not type-check
+    expect(() => new Svc({ apiKey: 'sk_test_x', accessToken: 'eyJ.x.y' })).toThrow();
+  });
+});

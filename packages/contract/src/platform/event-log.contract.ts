@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { access } from '../common/access';
+import { access, frequent } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
 import { EventEnvelopeSchema } from '../events';
@@ -75,7 +75,8 @@ export const eventLogContract = c.router(
         'ticketed event\'s slug (or uuid), with its ticket types\' prices, sale windows and availability; its public read counts a page view.',
       pathParams: z.object({ id: z.string().max(255) }),
       responses: { 200: dataOf(LogOrTicketedEventSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 404, 422) },
-      metadata: read,
+      // Every visitor of a public event page reads it: its log lines are counted into the periodic summary.
+      metadata: { ...read, ...frequent },
     },
   },
   { strictStatusCodes: true },

@@ -1,8 +1,7 @@
 import { connectionError, errorFromResponse, SvcError } from './errors';
 
-export interface ClientOptions {
-  /** A secret (`sk_…`) or restricted (`rk_…`) key. */
-  apiKey: string;
+/** Where the client connects and how it retries; the same for every credential. */
+export interface ConnectionOptions {
   baseUrl?: string;
   /** Retries after `429`, `500`, `502`, `503` and network errors. Default 2. */
   maxRetries?: number;
@@ -11,6 +10,27 @@ export interface ClientOptions {
   /** For tests and non-Node runtimes. */
   fetch?: typeof fetch;
 }
+
+/** A tenant's server: a secret (`sk_…`) or restricted (`rk_…`) key. */
+export interface ApiKeyCredential {
+  apiKey: string;
+  accessToken?: never;
+  tenant?: never;
+}
+
+/**
+ * A signed-in member of the tenant (an organizer's own tools): their identity access token, sent as
+ * `Authorization: Bearer`. A function is called before every request, so it can hand over a refreshed token
+ * (access tokens last 15 minutes); `null` (signed out) throws before the call. The member's roles decide what they may do (`403 missing_permission`).
+ */
+export interface AccessTokenCredential {
+  accessToken: string | (() => string | null | Promise<string | null>);
+  /** The tenant's code or `ten_` id, sent as `Svc-Tenant`; the server refuses a token of another tenant (`401 tenant_mismatch`). */
+  tenant?: string;
+  apiKey?: never;
+}
+
+export type ClientOptions = ConnectionOptions & (ApiKeyCredential | AccessTokenCredential);
 
 export interface RequestOptions {
   /**
@@ -64,10 +84,20 @@ export class Transport {
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: ClientOptions) {
-    if (!options.apiKey) throw new Error('Svc: apiKey is required');
+    if (!options.apiKey && !options.accessToken) throw new Error('Svc: apiKey or accessToken is required');
+    if (options.apiKey && options.accessToken) throw new Error('Svc: give apiKey or accessToken, not both');
     this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:4000').replace(/\/+$/, '');
     // Looked up per call, so fetch interceptors installed later (msw in tests) see the SDK's requests.
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** The bearer: the API key, or the member's access token (asked for again on every call when it is a function). */
+  private async credential(): Promise<string> {
+    const { apiKey, accessToken } = this.options;
+    if (apiKey) return apiKey;
+    const token = typeof accessToken === 'function' ? await accessToken() : accessToken;
+    if (!token) throw new Error('Svc: not signed in (the accessToken function answered no token)');
+    return token;
   }
 
   /** One call with retries; answers the parsed JSON body of the 2xx response. */
@@ -76,7 +106,8 @@ export class Transport {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const headers: Record<string, string> = {
       accept: 'application/json',
-      authorization: `Bearer ${this.options.apiKey}`,
+      authorization: `Bearer ${await this.credential()}`,
+      ...(this.options.tenant ? { 'svc-tenant': this.options.tenant } : {}),
       'user-agent': 'svc-sdk-node/0.1.0',
       ...opts.headers,
     };

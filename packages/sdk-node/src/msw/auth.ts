@@ -11,8 +11,31 @@ const bearer = (request: Request) => {
 };
 
 export interface AuthFailure {
-  code: 'api_key_missing' | 'api_key_invalid' | 'api_key_revoked' | 'operator_token_invalid' | 'insufficient_permissions' | 'live_mode_unavailable' | 'missing_scope' | 'invalid_customer_token';
+  code: 'api_key_missing' | 'api_key_invalid' | 'api_key_revoked' | 'operator_token_invalid' | 'insufficient_permissions' | 'live_mode_unavailable' | 'missing_scope' | 'invalid_customer_token' | 'invalid_access_token';
   message?: string;
+  details?: { reason: string };
+}
+
+const JWT_PATTERN = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/** The claims of a JWT, unverified: the mock has no signing keys, so it checks shape and expiry only. */
+function claimsOf(token: string): { exp?: unknown } | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+    return claims && typeof claims === 'object' ? claims : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A signed-in person's access token (`new Svc({ accessToken })`): on routes that take one, a JWT not yet expired. */
+function checkAccessToken(token: string, access: Extract<RouteAccess, { auth: 'tenant' }>): AuthFailure | undefined {
+  const takesUser = (access.credentials as readonly string[]).includes('user');
+  const claims = claimsOf(token);
+  if (!claims) return takesUser ? { code: 'invalid_access_token', details: { reason: 'malformed' } } : { code: 'api_key_invalid', message: 'The API key is malformed.' };
+  if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now()) return { code: 'invalid_access_token', details: { reason: 'token_expired' } };
+  if (!takesUser) return { code: 'insufficient_permissions', message: 'This route does not accept an access token.' };
+  return undefined;
 }
 
 const covers = (granted: readonly string[], scope: string) => {
@@ -24,7 +47,8 @@ const covers = (granted: readonly string[], scope: string) => {
  * The server's credential checks, in order: the operator token on operator routes; on tenant routes a
  * well-formed key (`Svc-Publishable-Key` or `Authorization: Bearer`), of a kind the route takes, not revoked
  * and holding the route's scope when the mock issued it; a customer token beside a publishable key where the
- * route asks for one. Keys the mock did not issue are taken when well-formed.
+ * route asks for one; an access token (a JWT, unverified) on routes that take a signed-in person. Keys the
+ * mock did not issue are taken when well-formed.
  */
 export function checkCredentials(request: Request, access: RouteAccess | undefined, store: MockStore, operatorToken: string | undefined): AuthFailure | undefined {
   if (!access || access.auth === 'public') return undefined;
@@ -33,7 +57,9 @@ export function checkCredentials(request: Request, access: RouteAccess | undefin
     return !token || (operatorToken !== undefined && token !== operatorToken) ? { code: 'operator_token_invalid' } : undefined;
   }
   const publishable = request.headers.get('svc-publishable-key');
-  const key = publishable || bearer(request);
+  const token = bearer(request);
+  if (!publishable && token && JWT_PATTERN.test(token)) return checkAccessToken(token, access);
+  const key = publishable || token;
   if (!key) return { code: 'api_key_missing' };
   const m = KEY_PATTERN.exec(key);
   if (!m) return { code: 'api_key_invalid', message: 'The API key is malformed.' };

@@ -65,7 +65,7 @@ export function createSvcMock(options: SvcMockOptions = {}) {
       }
       const access = (route.metadata as { access?: RouteAccess } | undefined)?.access;
       const refused = checkCredentials(request, access, store, options.operatorToken);
-      if (refused) return errorResponse(refused.code, refused.message);
+      if (refused) return errorResponse(refused.code, refused.message, refused.details);
       const text = await request.text();
       let body: unknown = undefined;
       try {
