@@ -53,21 +53,29 @@ async function lease(deps: WebhookWorkerDeps, deliveries: DeliveryForAttempt[]):
   return { leased: deliveries.filter((d) => taken.has(d.id)), busy: deliveries.filter((d) => !taken.has(d.id)).map((d) => d.id) };
 }
 
+/** Attempts the leased deliveries side by side and records each outcome (which frees its slot). */
+const attemptAll = (deps: WebhookWorkerDeps, leased: DeliveryForAttempt[]) =>
+  Promise.allSettled(leased.map(async (d) => recordOutcome(deps, d, await attempt(deps, d))));
+
 /**
  * Tries queued deliveries once each. Safe to run twice: only a `queued` delivery holding a free slot of its
  * endpoint is attempted. A batch costs one read, one lease transaction, the POSTs, and a share of the writes
- * of the successes finishing meanwhile.
+ * of the successes finishing meanwhile; a second lease when some found their endpoint's slots busy.
  */
 export async function deliverWebhooks(deps: WebhookWorkerDeps, deliveryIds: readonly string[]): Promise<void> {
   const found = (await findDeliveriesForAttempt(deps.db, [...new Set(deliveryIds)])).filter((d) => d.state === 'queued');
   const disabled = new Set(found.filter((d) => d.endpoint_status !== 'enabled').map((d) => d.endpoint_id));
   for (const endpointId of disabled) await failOpenDeliveries(deps.db, endpointId);
-  const { leased, busy } = await lease(deps, found.filter((d) => !disabled.has(d.endpoint_id)));
-  if (busy.length > 0) {
-    // Every slot of the endpoint is busy (or another job holds the delivery): look again in a second.
-    await deps.db.transaction().execute((trx) => sendInTransaction(trx, deliveryJobs(busy, 1)));
+  const first = await lease(deps, found.filter((d) => !disabled.has(d.endpoint_id)));
+  const results = await attemptAll(deps, first.leased);
+  if (first.busy.length > 0) {
+    // The endpoint's slots were busy (or another job held the delivery). This batch's attempts have just freed
+    // some: one more try now, and what is still busy is looked at again in a second.
+    const busy = new Set(first.busy);
+    const second = await lease(deps, found.filter((d) => busy.has(d.id)));
+    if (second.busy.length > 0) await deps.db.transaction().execute((trx) => sendInTransaction(trx, deliveryJobs(second.busy, 1)));
+    results.push(...(await attemptAll(deps, second.leased)));
   }
-  const results = await Promise.allSettled(leased.map(async (d) => recordOutcome(deps, d, await attempt(deps, d))));
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
   for (const f of failed) deps.log.error({ err: f.reason }, 'webhook delivery failed');
   // pg-boss retries the batch; deliveries already settled are skipped on the retry.
