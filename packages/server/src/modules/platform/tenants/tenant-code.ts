@@ -1,16 +1,10 @@
 import { randomToken } from '../../../core/ids';
 import type { Executor } from '../../../db/database';
+import { slugify } from '../../../core/slug';
 
 /** A tenant code from a name: lower-case ASCII letters and digits joined by `-`, 3 to 40 characters. */
 export function slugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 34)
-    .replace(/-+$/, '');
+  const slug = slugify(name, 34);
   return slug.length >= 3 ? slug : `tenant${slug ? `-${slug}` : ''}`;
 }
 

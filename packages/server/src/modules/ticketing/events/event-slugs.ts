@@ -1,17 +1,11 @@
 import { randomInt } from 'node:crypto';
+import { slugify } from '../../../core/slug';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** The slug a name gives: accents dropped, lower case, words joined by `-` (`event` when nothing is left). */
 export function slugOf(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80)
-    .replace(/-+$/, '');
+  const slug = slugify(name, 80);
   return slug || 'event';
 }
 
