@@ -38,6 +38,8 @@ const ConfigSchema = z.object({
   /** Seconds between the `requests summary` log lines of frequent routes (heartbeats), whose own lines are at `debug`. */
   SVC_LOG_SUMMARY_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
   SVC_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** How long counted page views of public event pages wait in memory before they are written together. */
+  SVC_PAGE_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(3_600_000).default(1_000),
   /** Test mode: how long a simulated asset stays `preparing` before it becomes `ready` by itself. */
   SVC_SIMULATED_ASSET_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(3_000),
   /** Test mode: the largest file a simulated one-time upload URL takes. */

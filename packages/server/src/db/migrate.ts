@@ -16,6 +16,9 @@ import * as creators from './migrations/2026_11_24_60_creators';
 import * as attendees from './migrations/2026_11_24_80_attendees';
 import * as organizerAnalytics from './migrations/2026_11_24_90_organizer_analytics';
 import * as checkinCounts from './migrations/2026_11_24_91_checkin_counts';
+import * as ticketCheckedIn from './migrations/2026_11_25_40_ticket_checked_in';
+import * as checkinCountShards from './migrations/2026_11_25_41_checkin_count_shards';
+import * as countPaidOrders from './migrations/2026_11_25_50_count_paid_orders';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +39,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_80_attendees': attendees,
   '2026_11_24_90_organizer_analytics': organizerAnalytics,
   '2026_11_24_91_checkin_counts': checkinCounts,
+  '2026_11_25_40_ticket_checked_in': ticketCheckedIn,
+  '2026_11_25_41_checkin_count_shards': checkinCountShards,
+  '2026_11_25_50_count_paid_orders': countPaidOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -176,6 +176,8 @@ export interface TicketsTable {
   invite_status: Generated<DeliveryStatus>;
   ticket_delivery_status: Generated<DeliveryStatus>;
   resent_at: Generated<Date | null>;
+  /** The last accepted scan was an entry (kept by the check-in's conditional update). */
+  checked_in: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -70,6 +70,17 @@ export async function content(t: TestServer, tenant: Tenant, handle: string, bod
   };
 }
 
+/** Content walked to `status` through the real routes. */
+export async function contentIn(t: TestServer, tenant: Tenant, handle: string, status: string, body: Record<string, unknown>) {
+  const made = await content(t, tenant, handle, body);
+  if (status === 'draft') return made;
+  await submit(t, tenant, handle, made.slug);
+  if (status === 'changes_requested') expectStatus(await admin(t, tenant, made.slug, 'request-changes', { message: 'x' }), 200);
+  if (status === 'rejected') expectStatus(await admin(t, tenant, made.slug, 'reject', { reason: 'x' }), 200);
+  if (status === 'published') expectStatus(await admin(t, tenant, made.slug, 'approve'), 200);
+  return made;
+}
+
 export const submit = async (t: TestServer, tenant: Tenant, handle: string, slug: string) =>
   expectStatus(await t.http().post(`/v1/creator/orgs/${handle}/contents/${slug}/submit`).set(sk(tenant)), 200).data;
 

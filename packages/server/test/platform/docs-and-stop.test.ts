@@ -117,10 +117,16 @@ describe('graceful stop', () => {
       const stopping = running.stop().then(() => {
         stopped = true;
       });
-      await new Promise((r) => setTimeout(r, 300));
-      expect(stopped).toBe(false);
-      expect(running.ctx.state.shuttingDown).toBe(true);
+      // The stop goes as far as it can: the listener closes, new connections are refused...
+      const closedBy = Date.now() + 10_000;
+      while ((await freshGet(`${running.url}/v1/status`).then(() => 'open', (err: Error) => err.message)) === 'open') {
+        if (Date.now() > closedBy) throw new Error('the listener never closed');
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await expect(freshGet(`${running.url}/v1/status`)).rejects.toThrow(/ECONNREFUSED/);
+      expect(running.ctx.state.shuttingDown).toBe(true);
+      // ...and then it waits for the PATCH, which waits for the lock.
+      expect(stopped).toBe(false);
 
       const releasedAt = Date.now();
       await locker.query('commit');

@@ -80,7 +80,7 @@ describe('the server process on a configured database', () => {
     push(body.slice(0, 10));
     await new Promise((r) => setTimeout(r, 300));
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('shutting down: draining');
     push(body.slice(10));
     end();
     const res = await inFlight;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { useTestServer, type TestServer } from '../harness';
 import { reconnectWindowJob, sweepReconnectWindows } from '../../src/modules/streams/live-streams/reconnect-window.job';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
@@ -107,7 +108,7 @@ describe('state table, driven by the test helper', () => {
   it('idle with a test-mode key stays idle: the simulated stream takes no video by itself', async () => {
     const s = await createStream(t, key, { reconnect_window: 0 });
     await sweepReconnectWindows(streamsDeps(t.ctx));
-    await new Promise((r) => setTimeout(r, 1500));
+    expect((await sql<{ n: number }>`select count(*)::int as n from pgboss.job where data::text like ${`%${s.id}%`}`.execute(t.ctx.db)).rows[0]!.n).toBe(0);
     expect(expectStatus(await client(t, key).get(`/v1/streams/live_streams/${s.id}`), 200).data.status).toBe('idle');
     expect((await streamEvents(t, tenantId, s.id)).map((e) => e.type)).toEqual(['streams.live_stream.created']);
   });

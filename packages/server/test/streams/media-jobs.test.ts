@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { streamsMediaJobs } from '../../src/modules/streams/assets/media-jobs';
 import { useTestServer, type TestServer } from '../harness';
 import {
@@ -69,10 +69,15 @@ describe('simulated processing by itself (test mode)', () => {
 });
 
 describe('the moment clip pipeline on the queue', () => {
+  afterEach(() => {
+    t.ctx.clock = undefined;
+  });
+
   it('cuts the clip after the window closes and reports it ready', async () => {
     const stream = await createLiveStream(t, keys.test.secret);
     await simulateStream(t, keys.test.secret, stream.id, 'connected', 'active');
-    await new Promise((r) => setTimeout(r, 1_100));
+    // The moment comes a little over a second into the broadcast, so its clip starts after the broadcast did.
+    t.ctx.clock = () => new Date(Date.now() + 1_100);
     const moment = expectStatus(
       await api.post(`/v1/streams/live_streams/${stream.id}/moments`, { type: 'goal', customer: 'fan-1', clip_before_s: 1, clip_after_s: 1 }),
       201,

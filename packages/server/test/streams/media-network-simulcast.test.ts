@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -25,6 +26,16 @@ const freePort = (host: string) =>
     });
   });
 
+/** Whether some process listens on TCP `port` (IPv4), from /proc/net/tcp: state 0A is LISTEN. */
+const listening = (port: number) =>
+  readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .some((line) => {
+      const [, local, , state] = line.trim().split(/\s+/);
+      return state === '0A' && local?.endsWith(`:${port.toString(16).toUpperCase().padStart(4, '0')}`);
+    });
+
 describe('media network simulcast', () => {
   it('marks a target back on loopback errored', async () => {
     const s = expectStatus(
@@ -41,7 +52,8 @@ describe('media network simulcast', () => {
     const out = join(m.dir, 'simulcast.flv');
     const target = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-listen', '1', '-i', `rtmp://${ownAddress}:${port}/app/target-key`, '-c', 'copy', out]);
     const received = new Promise<number | null>((r) => target.once('exit', r));
-    await new Promise((r) => setTimeout(r, 500));
+    // A probe connection would be taken as ffmpeg's one client: read the kernel's table of listening sockets instead.
+    await expect.poll(() => listening(port), { timeout: 10_000 }).toBe(true);
     const s = expectStatus(
       await client(m.t, sk).post('/v1/streams/live_streams', { simulcast_targets: [{ url: `rtmp://${ownAddress}:${port}/app`, stream_key: 'target-key' }] }),
       201,

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { moveMessage } from '../../src/modules/messaging/delivery/message-transitions';
+import { attendeeCsvChunks, EXPORT_BATCH } from '../../src/modules/ticketing/attendees/attendees-export';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { seedEvent, sk } from './booking-fixtures';
@@ -57,6 +58,13 @@ describe('attendee export', () => {
     expect(rows).toHaveLength(10_000);
     expect(new Set(rows.map((r) => r.ticket_id)).size).toBe(10_000);
     expect(rows.filter((r) => r.last_name === 'Bulk')).toHaveLength(9_999);
+
+    // One chunk per keyset batch (not one per row, nor the whole file at once), the header in the first only.
+    const chunks: string[] = [];
+    for await (const chunk of attendeeCsvChunks(t.ctx, { tenantId: ticket.tenant_id, livemode: false }, ticket.event_id)) chunks.push(chunk);
+    expect(chunks).toHaveLength(10_000 / EXPORT_BATCH);
+    expect(chunks.map((c) => c.startsWith('attendee_id,'))).toEqual(chunks.map((_, i) => i === 0));
+    expect(chunks.join('')).toBe(res.text);
   });
 });
 

@@ -29,6 +29,19 @@ describe('capacity under concurrent bookings', () => {
     expect(buckets[`e:${event.id}`]).toMatchObject({ held: tickets.length, sold: 20 });
   });
 
+  it('when the event is the bucket that fills, concurrent bookings take no more than its room and both buckets count only the orders made', async () => {
+    const tenant = await busyTenant();
+    const { event, ticketType } = await seedEvent(t, tenant, { capacity: 30, ticketTypes: [{ price: 1000, quantity: 100 }] });
+    await t.ctx.db.updateTable('capacity_buckets').set({ sold: 24 }).where('id', '=', `e:${event.id}`).execute();
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => bookAs(t, sk(tenant), event.slug, bookingBody(ticketType.id, 1 + (i % 2)))));
+    for (const r of answers.filter((r) => r.status !== 201)) expectError(r, 409, 'sold_out');
+    const tickets = await t.ctx.db.selectFrom('tickets').select('id').where('event_id', '=', event.id).execute();
+    expect(tickets.length).toBeLessThanOrEqual(6);
+    const buckets = await bucketsOf(t, event.id);
+    expect(buckets[`e:${event.id}`]).toMatchObject({ held: tickets.length, sold: 24 });
+    expect(buckets[`t:${ticketType.id}`]).toMatchObject({ held: tickets.length, sold: 0 });
+  });
+
   it('reserves coupon uses the same way: 40 concurrent bookings with a coupon of 4 uses give 4 discounted orders', async () => {
     const tenant = await busyTenant();
     const { event, ticketType } = await seedEvent(t, tenant, {

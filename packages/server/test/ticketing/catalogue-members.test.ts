@@ -39,6 +39,24 @@ describe('organization members', () => {
     expect(refused.details).toMatchObject({ required_permission: 'events:write' });
   });
 
+  it('lose an organization\'s events at once when removed from it, though their roles were read before', async () => {
+    const tenant = await t.tenant();
+    const mine = await makeOrganization(t, tenant);
+    const theirs = await makeOrganization(t, tenant);
+    const theirEvent = await makeEvent(t, tenant, theirs.id);
+    const phone = newPhone();
+    expectStatus(await t.http().post(`/v1/organizations/${mine.id}/members`).set(sk(tenant)).send({ phone, role: 'manager' }), 201);
+    const there = expectStatus(await t.http().post(`/v1/organizations/${theirs.id}/members`).set(sk(tenant)).send({ phone, role: 'viewer' }), 201).data;
+    advance(t, 61_000);
+    const session = await signInByPhone(t, tenant, phone);
+    const person = { ...bearer(session.access_token), 'X-Tenant-Code': tenant.tenant.code };
+    expectStatus(await t.http().get(`/v1/organizer/events/${theirEvent.id}`).set(person), 200);
+    expectStatus(await t.http().get(`/v1/organizer/events/${theirEvent.id}`).set(person), 200);
+    expectStatus(await t.http().delete(`/v1/organizations/${theirs.id}/members/${there.id}`).set(sk(tenant)), 200);
+    // Still a manager of their own organization (the route's permission holds), but no longer a member of theirs.
+    expectError(await t.http().get(`/v1/organizer/events/${theirEvent.id}`).set(person), 403, 'missing_permission');
+  });
+
   it('name the organization when they belong to more than one', async () => {
     const tenant = await t.tenant();
     const a = await makeOrganization(t, tenant);

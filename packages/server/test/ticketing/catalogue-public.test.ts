@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bearer, useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
+import { writePageViews } from '../kit/page-views';
 import { makeEvent, makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant } from './catalogue-fixtures';
 
 const t = useTestServer();
@@ -152,6 +153,7 @@ describe('page views', () => {
     expectStatus(await view('Browser B'), 200);
     expectStatus(await t.http().get(`/v1/events/${event.slug}`).set(sk(tenant)), 200);
     expectStatus(await t.http().get('/v1/events').set(pk(tenant)), 200);
+    await writePageViews(t);
     const rows = await t.ctx.db.selectFrom('event_page_views').selectAll().where('event_id', '=', event.id).execute();
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatchObject({ organization_id: org.id, tenant_id: tenant.tenant.id, livemode: false });
@@ -162,6 +164,7 @@ describe('page views', () => {
     // Past the window the same visitor counts again.
     await t.ctx.db.updateTable('event_page_views').set({ viewed_at: new Date(Date.now() - 31 * 60_000) }).where('event_id', '=', event.id).execute();
     expectStatus(await view('Browser A'), 200);
+    await writePageViews(t);
     expect(await t.ctx.db.selectFrom('event_page_views').select('id').where('event_id', '=', event.id).execute()).toHaveLength(3);
   });
 });

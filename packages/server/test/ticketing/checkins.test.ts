@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { signedInMember } from './catalogue-fixtures';
-import { signInByPhone } from '../identity/identity-fixtures';
+import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
 import { seedEvent, sk, type Tenant } from './booking-fixtures';
 import { card, pay, pendingBooking } from './payments-fixtures';
 import { attendeesOfOrder, attendeesPath, requireApproval, secretOf } from './attendees-fixtures';
@@ -140,5 +140,21 @@ describe('check-in at the door', () => {
     expectError(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, stranger), 403, 'missing_permission');
     expect((await t.http().post(checkinsPath(g.event.slug)).send({ secret: g.secret })).status).toBe(401);
   });
-});
 
+  it('refuses a door member at once after their role in the event\'s organization changes (roles are cached)', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const elsewhere = await seedEvent(t, tenant);
+    // The checkin role in two organizations: demoted in one, they still pass the route's own permission check.
+    const phone = newPhone();
+    const here = expectStatus(await t.http().post(`/v1/organizations/${g.organization}/members`).set(sk(tenant)).send({ phone, role: 'checkin' }), 201).data;
+    expectStatus(await t.http().post(`/v1/organizations/${elsewhere.organization}/members`).set(sk(tenant)).send({ phone, role: 'checkin' }), 201);
+    advance(t, 61_000);
+    const session = await signInByPhone(t, tenant, phone);
+    const door = { authorization: `Bearer ${session.access_token}`, 'X-Tenant-Code': tenant.tenant.code };
+    expect(expectStatus(await scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' }, door), 200).data.status).toBe('ok');
+    expectStatus(await t.http().patch(`/v1/organizations/${g.organization}/members/${here.id}`).set(sk(tenant)).send({ role: 'viewer' }), 200);
+    await expect.poll(async () => (await scan(tenant, g.event.slug, { secret: g.secret, type: 'exit' }, door)).status).toBe(403);
+    expectError(await scan(tenant, g.event.slug, { secret: g.secret, type: 'exit' }, door), 403, 'missing_permission');
+  });
+});

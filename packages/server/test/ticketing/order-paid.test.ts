@@ -45,6 +45,34 @@ describe('a paid order', () => {
     expect(paid[0]?.data.object).toMatchObject({ id: booking.id, status: 'paid' });
   });
 
+  it('gives attendees sharing an email one customer (an existing one) and one entitlement, and each new email its own', async () => {
+    const tenant = await t.tenant();
+    const stream = await liveStream(tenant);
+    const { event, ticketType } = await seedEvent(t, tenant, { capacity: 10, live_stream: stream.id, ticketTypes: [{ price: 0, max_per_order: 5 }] });
+    const shared = attendee();
+    const existing = expectStatus(await t.http().post('/v1/customers').set(sk(tenant)).send({ email: shared.email, name: 'Known' }), 201).data;
+    const fresh = attendee();
+    const { booking } = await bookOk(t, tenant, event.id, {
+      ...bookingBody(ticketType.id, 3),
+      attendees: [shared, { ...attendee(), email: shared.email.toUpperCase() }, fresh],
+    });
+    expect(booking.status).toBe('paid');
+    const tickets = await t.ctx.db.selectFrom('tickets').selectAll().where('order_id', '=', booking.id).orderBy('position').execute();
+    expect(tickets.map((x) => x.status)).toEqual(['valid', 'valid', 'valid']);
+    expect(tickets[0]!.customer_id).toBe(existing.id);
+    expect(tickets[1]!.customer_id).toBe(existing.id);
+    expect(tickets[2]!.customer_id).not.toBe(existing.id);
+    expect(tickets[0]!.entitlement_id).not.toBeNull();
+    expect(tickets[1]!.entitlement_id).toBe(tickets[0]!.entitlement_id);
+    expect(tickets[2]!.entitlement_id).not.toBe(tickets[0]!.entitlement_id);
+    const made = expectStatus(await t.http().get('/v1/customers').query({ email: fresh.email }).set(sk(tenant)), 200).data;
+    expect(made.map((c: any) => c.id)).toEqual([tickets[2]!.customer_id]);
+    const ents = expectStatus(await t.http().get('/v1/access/entitlements').query({ limit: 10 }).set(sk(tenant)), 200).data;
+    expect(ents.map((e: any) => e.id).sort()).toEqual([tickets[0]!.entitlement_id, tickets[2]!.entitlement_id].sort());
+    const granted = expectStatus(await t.http().get('/v1/events').query({ type: 'access.entitlement.granted' }).set(sk(tenant)), 200).data;
+    expect(granted.map((e: any) => e.data.object.id).sort()).toEqual(ents.map((e: any) => e.id).sort());
+  });
+
   it('markOrderPaid moves held seats to sold once; releaseOrder gives them back and revokes the stream', async () => {
     const tenant = await t.tenant();
     const stream = await liveStream(tenant);

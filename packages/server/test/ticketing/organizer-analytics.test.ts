@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { bearer, useTestServer, type TestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
+import { writePageViews } from '../kit/page-views';
 import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
 import { secretOf } from './attendees-fixtures';
 import { makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant, signedInMember } from './catalogue-fixtures';
@@ -64,6 +66,7 @@ async function seed() {
   for (const agent of ['ua-1', 'ua-2', 'ua-3', 'ua-1']) {
     expectStatus(await t.http().get(`/v1/events/${e1.event.slug}`).set(pk(tenant)).set('User-Agent', agent), 200);
   }
+  await writePageViews(t);
   // One of Jazz Night's three tickets is scanned in at the door, twice (an exit between): it counts once.
   const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('order_id', '=', first.id).orderBy('position').executeTakeFirstOrThrow();
   const secret = await secretOf(t, ticket.id);
@@ -171,6 +174,26 @@ describe('organizer analytics', () => {
     ]);
   });
 
+  it('counts many paid orders in one count_paid_orders call as their payments counted them one by one', async () => {
+    const { org } = await seed();
+    const db = t.ctx.db;
+    const snapshot = async () => ({
+      // The refund's `refunded` is counted apart (countRefund), not by count_paid_orders.
+      sales: (await sql`select event_id, ticket_type_id, day::text, tickets_sold, orders_paid, gross, coupon_orders, coupon_discount
+        from event_daily_sales where organization_id = ${org.id} and (tickets_sold, orders_paid, gross) <> (0, 0, 0) order by 1, 2, 3`.execute(db)).rows,
+      coupons: (await sql`select coupon_id, day::text, uses, discount from coupon_daily_uses where organization_id = ${org.id} order by 1, 2`.execute(db)).rows,
+      people: (await sql`select attendee_key, event_id, day::text from organization_attendee_events where organization_id = ${org.id} order by 1, 2`.execute(db)).rows,
+    });
+    const oneByOne = await snapshot();
+    expect(oneByOne.sales).toHaveLength(3);
+    expect(oneByOne.people).toHaveLength(6);
+    for (const table of ['event_daily_sales', 'coupon_daily_uses', 'organization_attendee_events']) {
+      await sql`delete from ${sql.table(table)} where organization_id = ${org.id}`.execute(db);
+    }
+    await sql`select count_paid_orders(array(select id from orders where organization_id = ${org.id}))`.execute(db);
+    expect(await snapshot()).toEqual(oneByOne);
+  });
+
   it('keeps an answer for five minutes per organization, period and compare', async () => {
     const tenant = await roomyTenant();
     const org = await makeOrganization(t, tenant);
@@ -185,6 +208,9 @@ describe('organizer analytics', () => {
     expect(await read({ period: '7d' })).toBe(1);
     expect(await read({ period: '7d', compare: 'true' })).toBe(2);
     expect(await read({ period: '8d' })).toBe(2);
+    // A kept answer is the tenant's and environment's: another tenant's key naming the organization still gets 422.
+    const other = await roomyTenant();
+    expectError(await get('/v1/organizer/analytics', sk(other), { organization: org.id, period: '7d' }), 422, 'validation_failed');
   });
 
   it('shows revenue only to owners, admins, tenant owners and secret keys', async () => {

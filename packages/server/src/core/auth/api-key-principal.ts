@@ -20,7 +20,7 @@ export async function principalForKey(ctx: AppContext, ip: string, secret: strin
   }
   const { key, tenant } = resolved;
   if (key.revokedAt) throw ApiError.of('api_key_revoked');
-  if (key.expiresAt && key.expiresAt.getTime() <= Date.now()) throw ApiError.of('api_key_expired');
+  if (key.expiresAt && key.expiresAt.getTime() <= (ctx.clock ? ctx.clock().getTime() : Date.now())) throw ApiError.of('api_key_expired');
   if (key.ipAllowlist && !ipAllowed(key, ip)) {
     throw ApiError.of('ip_not_allowed', { message: `The key does not allow requests from ${ip}.` });
   }

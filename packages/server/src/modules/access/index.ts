@@ -20,6 +20,7 @@ export { listEntitlements, revokeEntitlement } from './entitlements/entitlements
 // Ticketing grants a paid ticket's stream, and revokes it, inside its own transaction.
 export {
   grantEntitlementInTransaction,
+  grantEntitlementsInTransaction,
   revokeEntitlementInTransaction,
   revokeEntitlementsBySource,
   type TransactionalGrant,

@@ -47,18 +47,27 @@ export interface SessionState {
   endedAt: Date | null;
 }
 
+/** One active membership of a person in a tenant: staff (`organization_id` null) or in an organization. */
+export interface MemberRole {
+  organization_id: string | null;
+  role: string;
+  /** The organization's environment; null for a staff role. */
+  livemode: boolean | null;
+}
+
 export interface HeaderTenant extends ResolvedTenant {
   code: string;
 }
 
 /**
  * Identity's per-process caches, each cleared on every process through one LISTEN channel when the change
- * commits: sessions (logout refuses a token at once everywhere), member permissions (a role change), tenants
+ * commits: sessions (logout refuses a token at once everywhere), member permissions and roles (a role change), tenants
  * named by the tenant header (a code change), and the public signing keys (a rotation).
  */
 export class IdentityCaches {
   readonly sessions = new TtlCache<SessionState>();
   readonly permissions = new TtlCache<readonly string[]>();
+  readonly roles = new TtlCache<readonly MemberRole[]>();
   readonly tenants = new TtlCache<HeaderTenant | null>();
   readonly signingKeys = new TtlCache<webcrypto.CryptoKey | null>();
 
@@ -67,14 +76,20 @@ export class IdentityCaches {
     // A tenant's products, limits or code changed (the operator's PATCH notifies this channel).
     listener.on(CREDENTIALS_CHANNEL, () => this.tenants.forget());
     listener.onReset(() => {
-      for (const cache of [this.sessions, this.permissions, this.tenants, this.signingKeys]) cache.forget();
+      for (const cache of [this.sessions, this.permissions, this.roles, this.tenants, this.signingKeys]) cache.forget();
     });
+  }
+
+  /** Every person's permissions and roles: a membership changed somewhere. */
+  forgetMembers(): void {
+    this.permissions.forget();
+    this.roles.forget();
   }
 
   invalidate(payload: string): void {
     const [kind, id] = payload.split(':', 2);
     if (kind === 'session') this.sessions.forget(id);
-    else if (kind === 'members') this.permissions.forget();
+    else if (kind === 'members') this.forgetMembers();
     else if (kind === 'keys') this.signingKeys.forget();
   }
 }

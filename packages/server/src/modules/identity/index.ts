@@ -24,7 +24,7 @@ export const identityModule: ModuleDefinition = {
 };
 
 // The outbox lives in the messaging module; products that already write through identity keep doing so.
-export { writeMessage, type NewMessage } from '../messaging';
+export { writeMessage, writeMessages, type NewMessage } from '../messaging';
 export { resolveAccessToken } from './auth/access-tokens';
 export { rotateSigningKeys } from './auth/signing-keys';
 // Organization-owned products (ticketing) find the organization and check a member's role in it.
@@ -40,4 +40,4 @@ export {
 } from './organizations/organization-lookups';
 export type { OrganizationRow } from '../../db/identity.schema';
 // Ticketing: the buyer's and attendees' customers.
-export { findCustomer, findOrCreateCustomerByEmail } from './customers/customer-lookups';
+export { findCustomer, findOrCreateCustomerByEmail, findOrCreateCustomersByEmail } from './customers/customer-lookups';

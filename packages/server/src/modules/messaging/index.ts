@@ -37,7 +37,7 @@ export const registerRecipientRole = (ctx: Pick<AppContext, 'parts'>, role: stri
 export const registerMessageChannel = (ctx: AppContext, adapter: MessageChannel) => messageChannelsPart.of(ctx).register(adapter);
 
 export { ChannelFailure, type MessageChannel, type OutgoingMessage, type SendReceipt } from './channels/message-channel';
-export { writeMessage, listMessages, getMessage, serializeMessage, type NewMessage, type MessageFilters } from './outbox/messages.service';
+export { writeMessage, writeMessages, listMessages, getMessage, serializeMessage, type NewMessage, type MessageFilters } from './outbox/messages.service';
 export { requireChannel, resendMessage, channelAvailable } from './outbox/outbox.service';
 export { OutboxWorker } from './delivery/outbox-worker';
 export { messagingDeps, type MessagingDeps } from './delivery/messaging-deps';

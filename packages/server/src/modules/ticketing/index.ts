@@ -16,6 +16,7 @@ import { activityJobs } from './activity/event-starting.job';
 import { attendeesRouter } from './attendees/attendees.router';
 import { attendeeDeliverySubscriber } from './attendees/delivery-statuses';
 import { checkinsRouter } from './checkins/checkins.router';
+import { pageViewWriter, setUpPublicReads } from './public/public-parts';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -24,6 +25,8 @@ import { checkinsRouter } from './checkins/checkins.router';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
+  // The public event page's cache (cleared through LISTEN), its batched bucket reads and the page view counter.
+  setup: setUpPublicReads,
   routers: (ctx) => ({
     organizerEvents: organizerEventsRouter(ctx),
     ticketTypes: ticketTypesRouter(ctx),
@@ -40,6 +43,8 @@ export const ticketingModule: ModuleDefinition = {
   }),
   // The test-mode checkout simulator's page (outside the contract: it answers HTML).
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
+  // Writes the counted page views every second and on shutdown.
+  worker: pageViewWriter,
   jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx), ...activityJobs(ctx)],
   // Ticket and invite delivery statuses follow payment and messaging's delivery events.
   onEvents: attendeeDeliverySubscriber,

@@ -2,7 +2,7 @@ import type { Entitlement, EntitlementSource } from '@svc/contract';
 import type { Transaction } from 'kysely';
 import type { EntitlementRow } from '../../../db/access.schema';
 import type { DB } from '../../../db/schema';
-import { emitEvent } from '../../../core/events/emit-event';
+import { emitEvent, envelopeOf, type PreparedEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
 import { entitlementChanged } from './entitlement-cache';
 import { effectiveStatus } from './entitlement-rules';
@@ -52,4 +52,10 @@ export async function emitEntitlementEvent(
   // Every change of an entitlement emits an event, so this is where every process hears of it.
   await emitEvent(trx, scope, { type, subject: row.id, object: entitlement, previousAttributes }, { notify: entitlementChanged(row) });
   return entitlement;
+}
+
+/** The event `emitEntitlementEvent` records, built but not recorded: for a caller that records many together. */
+export function prepareEntitlementEvent(scope: Scope, type: EntitlementEventType, row: EntitlementRow, now: Date): PreparedEvent {
+  const envelope = envelopeOf(scope, { type, subject: row.id, object: serializeEntitlement(row, now) });
+  return { scope, envelope, notify: entitlementChanged(row) };
 }

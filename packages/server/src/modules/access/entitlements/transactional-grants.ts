@@ -8,7 +8,8 @@ import { resourcesExist } from '../resources';
 import { endSessionsOf } from '../sessions/session-rows.service';
 import { limitsColumn } from './grant-entitlement';
 import * as repo from './entitlements.repository';
-import { emitEntitlementEvent } from './entitlements.serializer';
+import { emitEntitlementEvent, prepareEntitlementEvent } from './entitlements.serializer';
+import type { PreparedEvent } from '../../../core/events/emit-event';
 
 export interface TransactionalGrant {
   customer: string;
@@ -19,6 +20,28 @@ export interface TransactionalGrant {
   limits?: EntitlementLimitsInput | null;
 }
 
+/** The new, active entitlement row a grant makes. */
+const grantRow = (scope: Scope, grant: TransactionalGrant, now: Date): EntitlementRow => ({
+  id: newId('entitlement'),
+  tenant_id: scope.tenantId,
+  livemode: scope.livemode,
+  customer: grant.customer,
+  contact_hash: null,
+  resource_type: grant.resource.type,
+  resource_id: grant.resource.id,
+  source: grant.source,
+  source_ref: grant.source_ref,
+  starts_at: null,
+  ends_at: grant.ends_at,
+  limits: limitsColumn(grant.limits ?? undefined),
+  status: 'active',
+  views_used: 0,
+  external_id: null,
+  metadata: {},
+  created_at: now,
+  updated_at: now,
+});
+
 /**
  * Grants an entitlement inside the caller's transaction, so it exists exactly when the change that earned it
  * (a paid order) commits. A repeat of the same grant answers the existing one unchanged; a resource that no
@@ -28,26 +51,7 @@ export interface TransactionalGrant {
 export async function grantEntitlementInTransaction(trx: Transaction<DB>, scope: Scope, grant: TransactionalGrant, now: Date) {
   const [present] = await resourcesExist(trx, [{ scope, resource: grant.resource }]);
   if (!present) return null;
-  const row: EntitlementRow = {
-    id: newId('entitlement'),
-    tenant_id: scope.tenantId,
-    livemode: scope.livemode,
-    customer: grant.customer,
-    contact_hash: null,
-    resource_type: grant.resource.type,
-    resource_id: grant.resource.id,
-    source: grant.source,
-    source_ref: grant.source_ref,
-    starts_at: null,
-    ends_at: grant.ends_at,
-    limits: limitsColumn(grant.limits ?? undefined),
-    status: 'active',
-    views_used: 0,
-    external_id: null,
-    metadata: {},
-    created_at: now,
-    updated_at: now,
-  };
+  const row = grantRow(scope, grant, now);
   const inserted = await repo.insertEntitlementsIfNew(trx, [row]);
   if (inserted.has(row.id)) return emitEntitlementEvent(trx, scope, 'access.entitlement.granted', row, now);
   const existing = await repo.findEntitlementByGrant(trx, scope, {
@@ -59,6 +63,53 @@ export async function grantEntitlementInTransaction(trx: Transaction<DB>, scope:
     resource_id: grant.resource.id,
   });
   return existing ? { id: existing.id } : null;
+}
+
+/**
+ * `grantEntitlementInTransaction` for several grants of one scope (a paid order's tickets): one check of the
+ * resources, one insert, and the `access.entitlement.granted` events handed back for the caller to record in
+ * the same transaction together with its own (`emitPreparedEvents`), which it must do before it commits.
+ * Answers, per grant, the entitlement made or found (`null` when its resource no longer exists); two grants of
+ * one customer, resource and source make one entitlement.
+ */
+export async function grantEntitlementsInTransaction(
+  trx: Transaction<DB>,
+  scope: Scope,
+  grants: readonly TransactionalGrant[],
+  now: Date,
+): Promise<{ entitlements: ({ id: string } | null)[]; events: PreparedEvent[] }> {
+  if (grants.length === 0) return { entitlements: [], events: [] };
+  const present = await resourcesExist(trx, grants.map((g) => ({ scope, resource: g.resource })));
+  const keyOf = (g: TransactionalGrant) => [g.source, g.source_ref, g.customer, g.resource.type, g.resource.id].join('\u0000');
+  const rows = new Map<string, EntitlementRow>();
+  grants.forEach((grant, i) => {
+    if (!present[i] || rows.has(keyOf(grant))) return;
+    rows.set(keyOf(grant), grantRow(scope, grant, now));
+  });
+  const inserted = rows.size > 0 ? await repo.insertEntitlementsIfNew(trx, [...rows.values()]) : new Set<string>();
+  const events: PreparedEvent[] = [];
+  const idOf = new Map<string, string | null>();
+  for (const [key, row] of rows) {
+    if (inserted.has(row.id)) {
+      events.push(prepareEntitlementEvent(scope, 'access.entitlement.granted', row, now));
+      idOf.set(key, row.id);
+      continue;
+    }
+    const existing = await repo.findEntitlementByGrant(trx, scope, {
+      source: row.source as EntitlementSource,
+      source_ref: row.source_ref,
+      customer: row.customer,
+      contact_hash: null,
+      resource_type: row.resource_type,
+      resource_id: row.resource_id,
+    });
+    idOf.set(key, existing?.id ?? null);
+  }
+  const entitlements = grants.map((g) => {
+    const id = idOf.get(keyOf(g));
+    return id ? { id } : null;
+  });
+  return { entitlements, events };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ORGANIZATION_ROLE_PERMISSIONS, TENANT_ROLE_PERMISSIONS, type OrganizationRole, type TenantRole } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
+import type { MemberRole } from '../identity-caches';
 import { cachesOf } from '../identity-parts';
 
 /** The permissions a staff or organization role grants (an organization's only within it). */
@@ -29,17 +30,33 @@ export async function memberPermissions(ctx: AppContext, tenantId: string, userI
   return permissions;
 }
 
-/** `403 missing_permission` unless the tenant role, or the role in this organization, grants `permission`. */
-export async function requireOrganizationPermission(ctx: AppContext, tenantId: string, userId: string, organizationId: string, permission: string) {
+/**
+ * A person's active memberships in a tenant, with each organization's environment: read per request by the
+ * organizer routes, so kept at most 60 s like the permissions, and cleared with them on every process.
+ */
+async function memberRoles(ctx: AppContext, tenantId: string, userId: string): Promise<readonly MemberRole[]> {
+  const key = `${tenantId}:${userId}`;
+  const cache = cachesOf(ctx).roles;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const readAt = cache.generation;
   const rows = await ctx.db
     .selectFrom('members')
-    .select(['organization_id', 'role'])
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('status', '=', 'active')
-    .where((eb) => eb.or([eb('organization_id', 'is', null), eb('organization_id', '=', organizationId)]))
+    .leftJoin('organizations', 'organizations.id', 'members.organization_id')
+    .select(['members.organization_id', 'members.role', 'organizations.livemode'])
+    .where('members.tenant_id', '=', tenantId)
+    .where('members.user_id', '=', userId)
+    .where('members.status', '=', 'active')
     .execute();
-  if (rows.some((r) => grantsOf(r.organization_id, r.role).includes(permission))) return;
+  cache.set(key, rows, readAt);
+  return rows;
+}
+
+/** `403 missing_permission` unless the tenant role, or the role in this organization, grants `permission`. */
+export async function requireOrganizationPermission(ctx: AppContext, tenantId: string, userId: string, organizationId: string, permission: string) {
+  const rows = await memberRoles(ctx, tenantId, userId);
+  const relevant = rows.filter((r) => r.organization_id === null || r.organization_id === organizationId);
+  if (relevant.some((r) => grantsOf(r.organization_id, r.role).includes(permission))) return;
   throw ApiError.of('missing_permission', {
     message: `Your role in this organization does not grant ${permission}.`,
     details: { required_permission: permission },
@@ -68,14 +85,7 @@ export async function organizationsGranting(
   userId: string,
   permission: string,
 ): Promise<{ tenant: boolean; organizations: string[]; memberOf: string[] }> {
-  const rows = await ctx.db
-    .selectFrom('members')
-    .leftJoin('organizations', 'organizations.id', 'members.organization_id')
-    .select(['members.organization_id', 'members.role', 'organizations.livemode'])
-    .where('members.tenant_id', '=', scope.tenantId)
-    .where('members.user_id', '=', userId)
-    .where('members.status', '=', 'active')
-    .execute();
+  const rows = await memberRoles(ctx, scope.tenantId, userId);
   const inEnvironment = rows.filter((r) => r.organization_id !== null && r.livemode === scope.livemode);
   return {
     tenant: rows.some((r) => r.organization_id === null && grantsOf(null, r.role).includes(permission)),

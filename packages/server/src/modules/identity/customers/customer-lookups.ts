@@ -39,3 +39,45 @@ export async function findOrCreateCustomerByEmail(db: Executor, scope: Scope, em
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * `findOrCreateCustomerByEmail` for several emails at once (names for the ones made): the same advisory locks,
+ * taken in one statement in address order (so two callers never wait for each other crosswise), then one
+ * statement that finds the oldest customer of each address and makes the missing ones. Answers id by address
+ * (lower-cased).
+ */
+export async function findOrCreateCustomersByEmail(
+  db: Executor,
+  scope: Scope,
+  people: ReadonlyArray<{ email: string; name: string | null }>,
+): Promise<Map<string, string>> {
+  const byAddress = new Map<string, string | null>();
+  for (const p of people) {
+    const address = p.email.toLowerCase();
+    if (!byAddress.has(address)) byAddress.set(address, p.name);
+  }
+  const addresses = [...byAddress.keys()].sort();
+  if (addresses.length === 0) return new Map();
+  const keys = addresses.map((a) => `customer-email:${scope.tenantId}:${scope.livemode}:${a}`);
+  await sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(${keys}::text[]) with ordinality as u(k, n) order by n`.execute(db);
+  // A statement after the locks: its snapshot sees a customer another holder of the lock made and committed.
+  const { rows } = await sql<{ id: string; email: string }>`
+    with wanted as (
+      select * from unnest(${addresses}::text[], ${addresses.map((a) => byAddress.get(a) ?? null)}::text[],
+        ${addresses.map(() => newId('customer'))}::text[]) as w(email, name, new_id)
+    ), existing as (
+      -- One index lookup per address, as the single lookup makes.
+      select c.id, w.email from wanted w cross join lateral (
+        select id from customers
+        where tenant_id = ${scope.tenantId} and livemode = ${scope.livemode} and email = w.email and deleted_at is null
+        order by id limit 1
+      ) c
+    ), created as (
+      insert into customers (id, tenant_id, livemode, email, phone, name, user_id, external_id, metadata, deleted_at)
+      select w.new_id, ${scope.tenantId}, ${scope.livemode}, w.email, null, w.name, null, null, '{}'::jsonb, null
+      from wanted w where not exists (select 1 from existing x where x.email = w.email)
+      returning id, email
+    )
+    select id, email from existing union all select id, email from created`.execute(db);
+  return new Map(rows.map((r) => [r.email, r.id]));
+}

@@ -97,7 +97,7 @@ async function changeMember(ctx: AppContext, group: MemberGroup, id: string, cha
     return changed;
   });
   // This process forgets at once; the others when the notification arrives.
-  cachesOf(ctx).permissions.forget();
+  cachesOf(ctx).forgetMembers();
   return serializeMember(row);
 }
 

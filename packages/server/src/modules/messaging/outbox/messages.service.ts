@@ -31,31 +31,34 @@ async function inTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => Pr
   return db.isTransaction ? work(db as Transaction<DB>) : db.transaction().execute(work);
 }
 
+/** A new message's columns besides its tenant and environment. */
+const messageColumns = (message: NewMessage, status: 'captured' | 'queued' | 'failed', errorCode: string | null, resentFrom: string | null, now: Date) => ({
+  id: newId('message'),
+  channel: message.channel,
+  to: message.to,
+  template: message.template,
+  subject: message.subject ?? null,
+  body: message.body,
+  sensitive: message.sensitive ?? false,
+  status,
+  error_code: errorCode,
+  related: message.related ?? [],
+  params: JSON.stringify(message.params ?? {}),
+  expires_at: message.expiresAt ?? null,
+  job_queued_at: status === 'queued' ? now : null,
+  failed_at: status === 'failed' ? now : null,
+  next_attempt_at: null,
+  lease_until: null,
+  provider: null,
+  provider_id: null,
+  sent_at: null,
+  delivered_at: null,
+  resent_from: resentFrom,
+});
+
 function insertMessage(db: Executor, scope: Scope, message: NewMessage, status: 'captured' | 'queued' | 'failed', errorCode: string | null, resentFrom: string | null = null) {
   return scoped(db, scope)
-    .insertInto('messages', {
-      id: newId('message'),
-      channel: message.channel,
-      to: message.to,
-      template: message.template,
-      subject: message.subject ?? null,
-      body: message.body,
-      sensitive: message.sensitive ?? false,
-      status,
-      error_code: errorCode,
-      related: message.related ?? [],
-      params: JSON.stringify(message.params ?? {}),
-      expires_at: message.expiresAt ?? null,
-      job_queued_at: status === 'queued' ? new Date() : null,
-      failed_at: status === 'failed' ? new Date() : null,
-      next_attempt_at: null,
-      lease_until: null,
-      provider: null,
-      provider_id: null,
-      sent_at: null,
-      delivered_at: null,
-      resent_from: resentFrom,
-    })
+    .insertInto('messages', messageColumns(message, status, errorCode, resentFrom, new Date()))
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -71,6 +74,25 @@ export async function writeMessage(db: Executor, scope: Scope, message: NewMessa
     if (scope.livemode || magicFailure(row.channel, row.to)) await sendInTransaction(trx, [jobOf(deliverMessageJob, { messageId: row.id })]);
     return row;
   });
+}
+
+/**
+ * Writes several messages as `writeMessage` does, in one insert (and one enqueue for their delivery jobs):
+ * for a change that causes many at once (a paid order's tickets and receipt). `db` is the caller's transaction.
+ */
+export async function writeMessages(trx: Transaction<DB>, scope: Scope, messages: readonly NewMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const status = scope.livemode ? 'queued' : 'captured';
+  const now = new Date();
+  const rows = await trx
+    .insertInto('messages')
+    .values(
+      messages.map((message) => ({ tenant_id: scope.tenantId, livemode: scope.livemode, ...messageColumns(message, status, null, null, now) })),
+    )
+    .returning(['id', 'channel', 'to'])
+    .execute();
+  const jobs = rows.filter((row) => scope.livemode || magicFailure(row.channel, row.to)).map((row) => jobOf(deliverMessageJob, { messageId: row.id }));
+  if (jobs.length > 0) await sendInTransaction(trx, jobs);
 }
 
 /**

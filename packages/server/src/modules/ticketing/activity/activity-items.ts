@@ -18,32 +18,32 @@ export function shortNameOf(name: string | null | undefined): string | null {
   return parts.length > 1 ? `${first} ${parts[parts.length - 1]![0]!.toUpperCase()}.` : first;
 }
 
+const itemInsert = (event: EventRef, type: string, actor: string | null = null, quantity: number | null = null) => sql`
+  insert into activity_items (tenant_id, livemode, organization_id, event_id, type, actor_name, quantity)
+  values (${event.tenant_id}, ${event.livemode}, ${event.organization_id}, ${event.id}::uuid, ${type}, ${actor}, ${quantity})
+  on conflict do nothing`;
+
 async function insertItem(db: Executor, event: EventRef, type: string, actor: string | null = null, quantity: number | null = null) {
-  await sql`
-    insert into activity_items (tenant_id, livemode, organization_id, event_id, type, actor_name, quantity)
-    values (${event.tenant_id}, ${event.livemode}, ${event.organization_id}, ${event.id}::uuid, ${type}, ${actor}, ${quantity})
-    on conflict do nothing`.execute(db);
+  await itemInsert(event, type, actor, quantity).execute(db);
 }
 
-/** A paid order, as "Amina K. got 2 tickets": comps are gifts, not purchases, and stay out. */
-export async function recordPurchase(db: Executor, paid: OrderRow, tickets: readonly TicketRow[]) {
-  if (paid.comp) return;
+/** A paid order, as "Amina K. got 2 tickets": comps are gifts, not purchases, and stay out (`null`). The insert, to run. */
+export function purchaseItem(paid: OrderRow, tickets: readonly TicketRow[]) {
+  if (paid.comp) return null;
   const first = tickets[0];
   const actor = shortNameOf(paid.buyer_name) ?? shortNameOf([first?.first_name, first?.last_name].filter(Boolean).join(' '));
-  await insertItem(db, { ...paid, id: paid.event_id }, 'purchase', actor, paid.seats);
+  return itemInsert({ ...paid, id: paid.event_id }, 'purchase', actor, paid.seats);
 }
 
 export const recordEventPublished = (db: Executor, event: EventRef) => insertItem(db, event, 'event_published');
 
 /**
- * Called right after a booking's holds: when they took the event's last seat (its `e:` bucket, locked by this
- * transaction's hold, is full), the event sold out. Reported once per event.
+ * Called right after a booking's holds, with the buckets as the holds left them: when they took the event's
+ * last seat (its `e:` bucket is full), the event sold out. Reported once per event.
  */
-export async function recordIfSoldOut(db: Executor, order: OrderRow) {
-  const full = await sql<{ n: number }>`
-    select 1 as n from capacity_buckets
-    where id = ${`e:${order.event_id}`} and capacity is not null and held + sold >= capacity`.execute(db);
-  if (full.rows.length > 0) await insertItem(db, { ...order, id: order.event_id }, 'event_sold_out');
+export async function recordIfSoldOut(db: Executor, order: OrderRow, held: readonly { id: string; capacity: number | null; held: number; sold: number }[]) {
+  const e = held.find((b) => b.id === `e:${order.event_id}`);
+  if (e && e.capacity !== null && e.held + e.sold >= e.capacity) await insertItem(db, { ...order, id: order.event_id }, 'event_sold_out');
 }
 
 /** Published events starting within the hour get their `event_starting` item (once: the unique index). */

@@ -53,9 +53,15 @@ const MAX_ENTRIES = 2_000;
 export class AnalyticsCache {
   private entries = new Map<string, { at: number; value: unknown }>();
 
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** The answer kept under `key`, if it is still fresh. */
+  peek<T>(key: string): T | undefined {
     const hit = this.entries.get(key);
-    if (hit && Date.now() - hit.at < CACHE_TTL_SECONDS * 1000) return hit.value as T;
+    return hit && Date.now() - hit.at < CACHE_TTL_SECONDS * 1000 ? (hit.value as T) : undefined;
+  }
+
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.peek<T>(key);
+    if (hit !== undefined) return hit;
     const value = await load();
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { at: Date.now(), value });

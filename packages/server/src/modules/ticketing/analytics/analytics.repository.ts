@@ -61,7 +61,7 @@ export async function eventFigures(db: Executor, f: Filter, w: Window) {
       from event_daily_views where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
     ) v on v.event_id = e.id
     left join capacity_buckets b on b.id = 'e:' || e.id::text
-    left join event_checkin_counts c on c.event_id = e.id
+    left join lateral (select sum(tickets_checked_in) as tickets_checked_in from event_checkin_counts where event_id = e.id) c on true
     where e.organization_id = ${f.organizationId} and e.status <> 'draft'
     order by coalesce(s.tickets, 0) desc, e.name, e.id`.execute(db);
   return rows.map((r) => ({

@@ -1,7 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../../db/database';
 import type { OrderRow } from '../orders/order-rows.service';
-import type { TicketRow } from '../tickets/ticket-rows.service';
 
 /**
  * The daily rollups the organizer analytics read, kept by the writes they count, in the writer's transaction.
@@ -10,14 +9,6 @@ import type { TicketRow } from '../tickets/ticket-rows.service';
  */
 export const dayIn = (organizationId: string, at: Date): RawBuilder<string> =>
   sql`(${at}::timestamptz at time zone coalesce((select timezone from organizations where id = ${organizationId}), 'UTC'))::date`;
-
-/** The person behind a ticket for repeat counting: their email, lower-cased, else the digits of their phone. */
-export function attendeeKeyOf(email: string | null, phone: string | null): string | null {
-  const e = email?.trim().toLowerCase();
-  if (e) return `e:${e}`;
-  const digits = phone?.replace(/\D/g, '');
-  return digits ? `p:${digits}` : null;
-}
 
 interface SaleDelta {
   tickets: number;
@@ -28,8 +19,8 @@ interface SaleDelta {
   couponDiscount: number;
 }
 
-async function addToSales(db: Executor, order: OrderRow, day: RawBuilder<string>, d: SaleDelta) {
-  await sql`
+const salesUpsert = (order: OrderRow, day: RawBuilder<string>, d: SaleDelta) =>
+  sql`
     insert into event_daily_sales as s (tenant_id, livemode, organization_id, event_id, ticket_type_id, day,
       tickets_sold, orders_paid, gross, refunded, coupon_orders, coupon_discount)
     values (${order.tenant_id}, ${order.livemode}, ${order.organization_id}, ${order.event_id}::uuid, ${order.ticket_type_id}::uuid, ${day},
@@ -37,42 +28,37 @@ async function addToSales(db: Executor, order: OrderRow, day: RawBuilder<string>
     on conflict (event_id, ticket_type_id, day) do update set
       tickets_sold = s.tickets_sold + excluded.tickets_sold, orders_paid = s.orders_paid + excluded.orders_paid,
       gross = s.gross + excluded.gross, refunded = s.refunded + excluded.refunded,
-      coupon_orders = s.coupon_orders + excluded.coupon_orders, coupon_discount = s.coupon_discount + excluded.coupon_discount`.execute(db);
+      coupon_orders = s.coupon_orders + excluded.coupon_orders, coupon_discount = s.coupon_discount + excluded.coupon_discount`;
+
+async function addToSales(db: Executor, order: OrderRow, day: RawBuilder<string>, d: SaleDelta) {
+  await salesUpsert(order, day, d).execute(db);
 }
 
-async function addCouponUse(db: Executor, order: OrderRow, day: RawBuilder<string>, uses: number) {
-  await sql`
+const couponUseUpsert = (order: OrderRow, day: RawBuilder<string>, uses: number) =>
+  sql`
     insert into coupon_daily_uses as c (organization_id, event_id, coupon_id, day, uses, discount)
     values (${order.organization_id}, ${order.event_id}::uuid, ${order.coupon_id}::uuid, ${day}, ${uses}, ${uses * order.amount_discount})
-    on conflict (coupon_id, day) do update set uses = c.uses + excluded.uses, discount = c.discount + excluded.discount`.execute(db);
+    on conflict (coupon_id, day) do update set uses = c.uses + excluded.uses, discount = c.discount + excluded.discount`;
+
+async function addCouponUse(db: Executor, order: OrderRow, day: RawBuilder<string>, uses: number) {
+  await couponUseUpsert(order, day, uses).execute(db);
 }
 
-/** A paid order (not a comp): its tickets, its money, its coupon, and who it was for. */
-export async function countPaidOrder(db: Executor, paid: OrderRow, tickets: readonly TicketRow[]): Promise<void> {
-  if (paid.comp || !paid.paid_at) return;
-  const day = dayIn(paid.organization_id, paid.paid_at);
-  // A use still held here is redeemed later in the same transaction (markOrderPaid takes the coupon last).
-  const coupon = paid.coupon_id !== null && (paid.coupon_state === 'redeemed' || paid.coupon_state === 'held');
-  await addToSales(db, paid, day, {
-    tickets: paid.seats,
-    orders: 1,
-    gross: paid.amount_paid,
-    refunded: 0,
-    couponOrders: coupon ? 1 : 0,
-    couponDiscount: coupon ? paid.amount_discount : 0,
-  });
-  if (coupon) await addCouponUse(db, paid, day, 1);
-  const keys = new Set(tickets.map((t) => attendeeKeyOf(t.email, t.phone)).filter((k): k is string => k !== null));
-  if (keys.size === 0) {
-    const buyer = attendeeKeyOf(paid.buyer_email, paid.buyer_phone);
-    if (buyer) keys.add(buyer);
+/**
+ * Paid orders (comps are not counted): their tickets, their money, their coupons, and who each was for (its valid
+ * tickets' people, else its buyer). The database function `count_paid_orders` (migration 2026_11_25_50) does the
+ * counting, the same for one order as for many written at once. `also` (more writes of the same orders) ride in
+ * the same statement; a day's row is shared by every payment of the ticket type, so it is locked until the commit.
+ */
+export async function countPaidOrders(db: Executor, orders: readonly OrderRow[], also: readonly RawBuilder<unknown>[] = []): Promise<void> {
+  const counted = orders.filter((o) => !o.comp && o.paid_at).map((o) => o.id);
+  if (counted.length === 0) {
+    for (const write of also) await write.execute(db);
+    return;
   }
-  for (const key of keys) {
-    await sql`
-      insert into organization_attendee_events (organization_id, attendee_key, event_id, day)
-      values (${paid.organization_id}, ${key}, ${paid.event_id}::uuid, ${day})
-      on conflict do nothing`.execute(db);
-  }
+  const count = sql`select count_paid_orders(${counted}::text[])`;
+  const ctes = also.map((write, i) => sql`${sql.raw(`w${i}`)} as (${write})`);
+  await (ctes.length ? sql`with ${sql.join(ctes)} ${count}` : count).execute(db);
 }
 
 /**
@@ -106,36 +92,51 @@ export async function countRefund(db: Executor, order: OrderRow, amount: number,
   await addToSales(db, order, dayIn(order.organization_id, at), { tickets: 0, orders: 0, gross: 0, refunded: amount, couponOrders: 0, couponDiscount: 0 });
 }
 
+/** A counted page view: the event it was of, the visitor's hash, when. */
+export interface PendingView {
+  event: { id: string; tenant_id: string; livemode: boolean; organization_id: string };
+  visitorHash: string;
+  at: Date;
+}
+
 /**
- * A counted page view, in one statement: the raw view, the visitor's first view of the event that day, and the
- * day's counts. The view is skipped when the visitor viewed the event within `windowMinutes`.
+ * One statement for a batch of views: the raw views (skipped when the visitor viewed the event within the window
+ * before), each visitor's first view of the event that day, and the day's counts, a day being the organization's
+ * calendar day at the view. Rollup rows are taken in (event, day) order, so two processes' batches cannot deadlock.
  */
-export async function countView(
-  db: Executor,
-  event: { id: string; tenant_id: string; livemode: boolean; organization_id: string },
-  visitorHash: string,
-  windowMinutes: number,
-): Promise<void> {
-  const day = dayIn(event.organization_id, new Date());
+export async function countViews(db: Executor, views: readonly PendingView[], windowMinutes: number): Promise<void> {
+  const col = <T>(f: (v: PendingView) => T) => views.map(f);
   await sql`
-    with viewed as (
-      insert into event_page_views (tenant_id, livemode, organization_id, event_id, visitor_hash)
-      select ${event.tenant_id}, ${event.livemode}, ${event.organization_id}, ${event.id}::uuid, ${visitorHash}
+    with input as (
+      select * from unnest(
+        ${col((v) => v.event.tenant_id)}::text[], ${col((v) => v.event.livemode)}::boolean[],
+        ${col((v) => v.event.organization_id)}::text[], ${col((v) => v.event.id)}::uuid[],
+        ${col((v) => v.visitorHash)}::text[], ${col((v) => v.at.toISOString())}::timestamptz[]
+      ) as i(tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at)
+    ), viewed as (
+      insert into event_page_views (tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at)
+      select i.tenant_id, i.livemode, i.organization_id, i.event_id, i.visitor_hash, i.viewed_at from input i
       where not exists (
-        select 1 from event_page_views
-        where event_id = ${event.id}::uuid and visitor_hash = ${visitorHash}
-          and viewed_at > now() - make_interval(mins => ${windowMinutes})
+        select 1 from event_page_views p
+        where p.event_id = i.event_id and p.visitor_hash = i.visitor_hash
+          and p.viewed_at > i.viewed_at - make_interval(mins => ${windowMinutes})
       )
-      returning event_id
+      returning tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at
+    ), dated as (
+      select v.*, (v.viewed_at at time zone coalesce((select timezone from organizations o where o.id = v.organization_id), 'UTC'))::date as day
+      from viewed v
     ), first_today as (
       insert into event_day_visitors (event_id, day, visitor_hash)
-      select event_id, ${day}, ${visitorHash} from viewed
+      select event_id, day, visitor_hash from dated order by event_id, day, visitor_hash
       on conflict do nothing
-      returning 1
+      returning event_id, day
     )
     insert into event_daily_views as v (tenant_id, livemode, organization_id, event_id, day, page_views, unique_visitors)
-    select ${event.tenant_id}, ${event.livemode}, ${event.organization_id}, event_id, ${day}, 1, (select count(*) from first_today)
-    from viewed
+    select d.tenant_id, d.livemode, d.organization_id, d.event_id, d.day, count(*),
+      (select count(*) from first_today f where f.event_id = d.event_id and f.day = d.day)
+    from dated d
+    group by d.tenant_id, d.livemode, d.organization_id, d.event_id, d.day
+    order by d.event_id, d.day
     on conflict (event_id, day) do update set
       page_views = v.page_views + excluded.page_views, unique_visitors = v.unique_visitors + excluded.unique_visitors`.execute(db);
 }

@@ -4,7 +4,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 
 /** Waiting for review: marked so, or never reviewed while the event or its ticket type asks for review. */
-const reviewSql = sql<'pending' | 'approved' | 'rejected' | null>`coalesce(tickets.review_status,
+export const reviewSql = sql<'pending' | 'approved' | 'rejected' | null>`coalesce(tickets.review_status,
   case when ticketed_events.requires_approval or ticket_types.requires_approval then 'pending' end)`;
 
 /** The organizer's status of an attendee (the issue's definition), computed where the rows are read. */
@@ -14,9 +14,6 @@ export const attendeeStatusSql = sql<OrganizerAttendee['status']>`case
   when ${reviewSql} = 'pending' then 'pending'
   else 'confirmed' end`;
 
-/** Inside now: the last accepted scan of the ticket was an entry. */
-const checkedInSql = sql<boolean>`coalesce((select c.type = 'entry' from checkins c
-  where c.ticket_id = tickets.id and c.status = 'ok' order by c.id desc limit 1), false)`;
 
 /** Every attendee (ticket) of an event, with its order and ticket type, and the derived statuses. */
 export function attendeesOf(db: Executor, scope: Scope, eventId: string) {
@@ -51,7 +48,7 @@ export function attendeesOf(db: Executor, scope: Scope, eventId: string) {
       'ticket_types.name as ticket_type_name',
       'ticket_types.extra_fields',
     ])
-    .select([attendeeStatusSql.as('status'), reviewSql.as('review_status'), checkedInSql.as('checked_in')]);
+    .select([attendeeStatusSql.as('status'), reviewSql.as('review_status'), 'tickets.checked_in']);
 }
 
 export type AttendeeRow = Awaited<ReturnType<ReturnType<typeof attendeesOf>['executeTakeFirstOrThrow']>>;

@@ -9,13 +9,13 @@ import type { TenantPrincipal } from '../../../core/principal';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
-import { ensureBuckets, haveRoom, holdSeats } from '../capacity/capacity-buckets';
+import { ensureBuckets, holdSeats, roomIn } from '../capacity/capacity-buckets';
 import { recordIfSoldOut } from '../activity/activity-items';
 import { discountOf, holdCouponUse, usableCoupon, type CouponRow } from '../capacity/coupon-uses';
 import { expireOrder } from '../orders/expire-orders.job';
 import { markOrderPaid, nowOf } from '../orders/order-transitions';
-import { insertOrder, type OrderRow } from '../orders/order-rows.service';
-import { presentOrder } from '../orders/orders.serializer';
+import { insertOrderIfCodeFree, type OrderRow } from '../orders/order-rows.service';
+import { serializeOrder } from '../orders/orders.serializer';
 import { newOrderCode, newTicketSecret, ticketSecretHash } from '../tickets/ticket-secrets';
 import { insertTickets } from '../tickets/ticket-rows.service';
 import { paramOf, unbookableReason, type BookingTarget } from './bookability';
@@ -37,15 +37,15 @@ interface Priced {
 }
 
 /** Inserts the order under a fresh code (a code taken by another order of the tenant is drawn again). */
-async function insertWithCode(trx: Transaction<DB>, scope: Scope, values: Omit<Parameters<typeof insertOrder>[2], 'code'>): Promise<OrderRow> {
+async function insertWithCode(trx: Transaction<DB>, scope: Scope, values: Omit<Parameters<typeof insertOrderIfCodeFree>[2], 'code'>): Promise<OrderRow> {
   for (let attempt = 0; ; attempt++) {
-    const code = newOrderCode();
-    const taken = await trx.selectFrom('orders').select('id').where('tenant_id', '=', scope.tenantId).where('livemode', '=', scope.livemode).where('code', '=', code).executeTakeFirst();
-    if (!taken || attempt >= 5) return insertOrder(trx, scope, { ...values, code });
+    const inserted = await insertOrderIfCodeFree(trx, scope, { ...values, code: newOrderCode() });
+    if (inserted) return inserted;
+    if (attempt >= 5) throw new Error('insertWithCode: no free order code');
   }
 }
 
-async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget, body: BookingStoreRequest, buyer: Buyer, p: Priced) {
+async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget & { buckets: readonly { id: string }[] }, body: BookingStoreRequest, buyer: Buyer, p: Priced) {
   const seats = seatsOf(t);
   const buckets = bucketsOfTarget(t);
   const now = nowOf(ctx);
@@ -75,7 +75,7 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget, body
       metadata: JSON.stringify(body.metadata ?? {}),
       expires_at: p.expiresAt,
     });
-    await insertTickets(
+    const tickets = await insertTickets(
       trx,
       scope,
       body.attendees.map((a, i) => {
@@ -109,13 +109,16 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget, body
     if (p.expiresAt) {
       await sendInTransaction(trx, [jobOf(expireOrder, { tenant_id: scope.tenantId, livemode: scope.livemode, order_id: order.id }, p.expiresAt)]);
     }
-    const created = await presentOrder(trx, scope, order);
+    tickets.sort((a, b) => a.position - b.position);
+    const created = serializeOrder(order, tickets, p.coupon?.code ?? null);
     await emitEvent(trx, scope, { type: 'events.order.created', subject: order.id, object: created });
     // The holds come last (a refusal rolls back all of the above), so the hot bucket rows stay locked for as
     // short a time as possible: from here to the commit.
-    await ensureBuckets(trx, scope, buckets);
-    if (!(await holdSeats(trx, order.bucket_ids, seats))) throw ApiError.of('sold_out', { param: 'quantity' });
-    await recordIfSoldOut(trx, order);
+    // Bucket rows are never deleted: only one the read did not find needs making.
+    if (!buckets.every((b) => t.buckets.some((r) => r.id === b.id))) await ensureBuckets(trx, scope, buckets);
+    const held = await holdSeats(trx, order.bucket_ids, seats);
+    if (!held) throw ApiError.of('sold_out', { param: 'quantity' });
+    await recordIfSoldOut(trx, order, held);
     if (p.coupon && !(await holdCouponUse(trx, p.coupon.id))) {
       throw ApiError.of('coupon_invalid', { param: 'coupon_code', message: 'This coupon has been used up.', details: { reason: 'used_up' } });
     }
@@ -163,7 +166,7 @@ export async function book(
   const expiresAt = total === 0 ? null : payLater && starts.getTime() > held.getTime() ? starts : held;
   // A rush ends with most buyers refused: a plain read refuses them without the order's inserts and without
   // queueing behind the bucket's row lock. It can only be stale towards "room": the hold still decides.
-  if (!(await haveRoom(ctx.db, bucketsOfTarget(t), seatsOf(t)))) throw ApiError.of('sold_out', { param: 'quantity' });
+  if (!roomIn(t.buckets, bucketsOfTarget(t), seatsOf(t))) throw ApiError.of('sold_out', { param: 'quantity' });
   try {
     return await createOrder(ctx, scope, t, body, buyer, { total, discount, coupon, payLater, expiresAt });
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../core/context';
 import { scoped, type Scope } from '../../../core/scope';
-import { bucketsOf, haveRoom } from '../capacity/capacity-buckets';
+import { bucketsOf, roomIn } from '../capacity/capacity-buckets';
 import { nowOf } from '../orders/order-transitions';
 import { reasonOf, unbookableReason, type BookingTarget } from './bookability';
 import { loadBookingTarget } from './booking-target';
@@ -43,7 +43,7 @@ export async function bookingPayload(ctx: AppContext, scope: Scope, eventRef: st
   const t = await loadBookingTarget(ctx.db, scope, eventRef, q);
   const slots = seatsOf(t);
   let reason = unbookableReason(t, nowOf(ctx));
-  if (!reason && !(await haveRoom(ctx.db, bucketsOfTarget(t), slots))) reason = 'sold_out';
+  if (!reason && !roomIn(t.buckets, bucketsOfTarget(t), slots)) reason = 'sold_out';
   const supportsCoupon = await scoped(ctx.db, scope).selectFrom('coupons').select('id').where('event_id', '=', t.event.id).where('active', '=', true).limit(1).executeTakeFirst();
   const tt = t.ticketType;
   return {

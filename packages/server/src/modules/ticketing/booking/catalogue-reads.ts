@@ -29,3 +29,14 @@ export async function eventHasSlots(db: Executor, scope: Scope, eventId: string)
   const row = await scoped(db, scope).selectFrom('event_slots').select('id').where('event_id', '=', eventId).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/** A row read as JSON (`to_json`), its timestamps made dates again, as the driver gives them for a plain select. */
+function withDates<T>(row: Record<string, unknown>, keys: readonly string[]): T {
+  for (const key of keys) if (typeof row[key] === 'string') row[key] = new Date(row[key] as string);
+  return row as T;
+}
+
+export const eventFromJson = (row: Record<string, unknown>) =>
+  withDates<EventRow>(row, ['starts_at', 'ends_at', 'published_at', 'cancelled_at', 'created_at', 'updated_at']);
+export const ticketTypeFromJson = (row: Record<string, unknown>) => withDates<TicketTypeRow>(row, ['sale_starts_at', 'sale_ends_at', 'created_at', 'updated_at']);
+export const slotFromJson = (row: Record<string, unknown>) => withDates<SlotRow>(row, ['starts_at', 'ends_at', 'created_at']);

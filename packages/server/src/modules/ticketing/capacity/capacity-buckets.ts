@@ -1,7 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { Scope } from '../../../core/scope';
-import type { Executor } from '../../../db/database';
 
 /** What a booking takes seats from. */
 export interface SeatTarget {
@@ -49,17 +48,30 @@ export async function ensureBuckets(trx: Transaction<DB>, scope: Scope, buckets:
 }
 
 /**
- * Holds `seats` in every bucket, one conditional update each in id order: a bucket without room updates no
- * row, and the caller's transaction rolls back the holds made before it. Answers false when one was full.
+ * Holds `seats` in every bucket, all or none, in one statement: the rows are locked in id order (the order
+ * every holder takes them in, so two bookings never wait for each other's rows crosswise), then updated only
+ * if every one of them has room. Answers the rows as updated, or `null` when one was full (nothing changed).
  */
-export async function holdSeats(trx: Transaction<DB>, bucketIds: readonly string[], seats: number): Promise<boolean> {
-  for (const id of [...bucketIds].sort()) {
-    const { numAffectedRows } = await sql`
-      update capacity_buckets set held = held + ${seats}
-      where id = ${id} and (capacity is null or held + sold + ${seats} <= capacity)`.execute(trx);
-    if (Number(numAffectedRows ?? 0) === 0) return false;
-  }
-  return true;
+export async function holdSeats(trx: Transaction<DB>, bucketIds: readonly string[], seats: number): Promise<HeldBucket[] | null> {
+  const ids = [...new Set(bucketIds)];
+  const { rows } = await sql<HeldBucket>`
+    with locked as (
+      select id, capacity, held, sold from capacity_buckets where id = any(${ids}::text[]) order by id for update
+    ), fits as (
+      select count(*) = ${ids.length} and coalesce(bool_and(capacity is null or held + sold + ${seats} <= capacity), false) as ok
+      from locked
+    )
+    update capacity_buckets b set held = b.held + ${seats}
+    from fits where fits.ok and b.id in (select id from locked)
+    returning b.id, b.capacity, b.held, b.sold`.execute(trx);
+  return rows.length === ids.length ? rows : null;
+}
+
+export interface HeldBucket {
+  id: string;
+  capacity: number | null;
+  held: number;
+  sold: number;
 }
 
 /** Seats taken again as sold (a payment after the hold expired); undoes its own moves when a bucket is full. */
@@ -80,9 +92,24 @@ export async function takeSoldSeats(trx: Transaction<DB>, bucketIds: readonly st
 
 /** Held seats become sold: the room was counted when they were held, so nothing can refuse this. */
 export async function sellHeldSeats(trx: Transaction<DB>, bucketIds: readonly string[], seats: number): Promise<void> {
-  for (const id of [...bucketIds].sort()) {
-    await sql`update capacity_buckets set held = held - ${seats}, sold = sold + ${seats} where id = ${id}`.execute(trx);
-  }
+  // One statement, the rows locked in id order as every holder takes them.
+  await sql`
+    update capacity_buckets b set held = b.held - ${seats}, sold = b.sold + ${seats}
+    from (select id from capacity_buckets where id = any(${[...bucketIds]}::text[]) order by id for update) l
+    where b.id = l.id`.execute(trx);
+}
+
+/** `sellHeldSeats` for several orders at once: the seats summed per bucket, the rows locked in id order, one statement. */
+export async function sellHeldSeatsOfOrders(trx: Transaction<DB>, orders: ReadonlyArray<{ bucket_ids: readonly string[]; seats: number }>): Promise<void> {
+  const seats = new Map<string, number>();
+  for (const o of orders) for (const id of o.bucket_ids) seats.set(id, (seats.get(id) ?? 0) + o.seats);
+  if (seats.size === 0) return;
+  const ids = [...seats.keys()].sort();
+  await sql`
+    update capacity_buckets b set held = b.held - s.seats, sold = b.sold + s.seats
+    from (select id from capacity_buckets where id = any(${ids}::text[]) order by id for update) l,
+      unnest(${ids}::text[], ${ids.map((id) => seats.get(id)!)}::int[]) as s(id, seats)
+    where b.id = l.id and s.id = b.id`.execute(trx);
 }
 
 /** Gives seats back, from `held` or from `sold`. */
@@ -93,9 +120,8 @@ export async function releaseSeats(trx: Transaction<DB>, bucketIds: readonly str
   }
 }
 
-/** Whether every bucket has room for `seats` now (a read for `bookable`; the hold decides). */
-export async function haveRoom(db: Executor, buckets: readonly BucketRow[], seats: number): Promise<boolean> {
-  const rows = await db.selectFrom('capacity_buckets').select(['id', 'capacity', 'held', 'sold']).where('id', 'in', buckets.map((b) => b.id)).execute();
+/** Whether every bucket has room for `seats` in these rows as read (a missing row has its target capacity). */
+export function roomIn(rows: readonly { id: string; capacity: number | null; held: number; sold: number }[], buckets: readonly BucketRow[], seats: number): boolean {
   const byId = new Map(rows.map((r) => [r.id, r]));
   return buckets.every((b) => {
     const row = byId.get(b.id);

@@ -1,9 +1,7 @@
 import type { Checkin, CursorPageQuery } from '@svc/contract';
-import type { Insertable } from 'kysely';
 import { paginate, UUID_ANCHOR } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
-import type { CheckinsTable } from '../../../db/ticketing.schema';
 
 const withAttendee = (db: Executor, scope: Scope) =>
   scoped(db, scope)
@@ -14,15 +12,6 @@ const withAttendee = (db: Executor, scope: Scope) =>
 
 export type CheckinRow = Awaited<ReturnType<ReturnType<typeof withAttendee>['executeTakeFirstOrThrow']>>;
 
-/** Stores a scan; a nonce this event already has stores nothing (`undefined`), and the caller reads the stored one. */
-export async function insertCheckin(db: Executor, scope: Scope, row: Omit<Insertable<CheckinsTable>, 'tenant_id' | 'livemode'>) {
-  return scoped(db, scope)
-    .insertInto('checkins', row)
-    .onConflict((oc) => oc.columns(['event_id', 'nonce']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-}
-
 export const findCheckin = (db: Executor, scope: Scope, id: string) => withAttendee(db, scope).where('checkins.id', '=', id).executeTakeFirst();
 
 export const findCheckinByNonce = (db: Executor, scope: Scope, eventId: string, nonce: string) =>
@@ -30,19 +19,6 @@ export const findCheckinByNonce = (db: Executor, scope: Scope, eventId: string, 
 
 export const checkinsOfTicket = (db: Executor, scope: Scope, ticketId: string, limit = 50) =>
   withAttendee(db, scope).where('checkins.ticket_id', '=', ticketId).orderBy('checkins.id', 'desc').limit(limit).execute();
-
-/** The type of the ticket's last accepted scan, if any. */
-export async function lastAcceptedScan(db: Executor, scope: Scope, ticketId: string) {
-  const row = await scoped(db, scope)
-    .selectFrom('checkins')
-    .select('type')
-    .where('ticket_id', '=', ticketId)
-    .where('status', '=', 'ok')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.type ?? null;
-}
 
 export const listCheckins = (db: Executor, scope: Scope, eventId: string, page: CursorPageQuery) =>
   paginate(withAttendee(db, scope).where('checkins.event_id', '=', eventId), 'checkins.id', page, UUID_ANCHOR);

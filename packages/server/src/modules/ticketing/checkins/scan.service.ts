@@ -1,21 +1,17 @@
 import type { CursorPageQuery, ScanInput, ScanResult } from '@svc/contract';
-import type { Transaction } from 'kysely';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { newUuidV7 } from '../../../core/ids';
-import { scoped, type Scope } from '../../../core/scope';
+import type { Scope } from '../../../core/scope';
 import type { CheckinReason } from '../../../db/ticketing.schema';
-import type { DB } from '../../../db/schema';
-import { requireOrganizationPermission } from '../../identity';
-import { findEventByRef, findSlot, type EventRow } from '../booking/catalogue-reads';
+import { organizationsGranting, requireOrganizationPermission } from '../../identity';
+import { findEventByRef, type EventRow } from '../booking/catalogue-reads';
 import { nowOf } from '../orders/order-transitions';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { ticketSecretHash } from '../tickets/ticket-secrets';
 import { attendeesOf, serializeAttendee, type AttendeeRow } from '../attendees/attendee-rows';
-import { findCheckinByNonce, insertCheckin, lastAcceptedScan, listCheckins, serializeCheckin, type CheckinRow } from './checkins.repository';
-
-/** Doors open this long before the event (or its slot) starts; they close at its end. */
-export const DOORS_OPEN_BEFORE_MS = 24 * 3600_000;
+import { findCheckinByNonce, listCheckins, serializeCheckin } from './checkins.repository';
+import { runScanStatement } from './scan-statement';
 
 /** The event, for door staff: `events:checkin` in its organization (or the tenant), or a key. */
 export async function doorEvent(ctx: AppContext, caller: OrganizerCaller, ref: string): Promise<EventRow> {
@@ -34,79 +30,57 @@ function resultOf(status: 'ok' | 'error', reason: CheckinReason | null, row: Att
   };
 }
 
-const attendeeOfTicket = (trx: Transaction<DB>, scope: Scope, eventId: string, ticketId: string | null) =>
-  ticketId ? attendeesOf(trx, scope, eventId).where('tickets.id', '=', ticketId).executeTakeFirst() : Promise.resolve(undefined);
-
-async function storedResult(trx: Transaction<DB>, scope: Scope, eventId: string, stored: CheckinRow) {
-  return resultOf(stored.status, stored.reason, await attendeeOfTicket(trx, scope, eventId, stored.ticket_id));
-}
-
-/** Why this scan is refused, or null. Exits are let through for any known ticket (people leave whatever happened). */
-async function refusal(trx: Transaction<DB>, scope: Scope, event: EventRow, row: AttendeeRow, scan: ScanInput, at: Date): Promise<CheckinReason | null> {
-  if (scan.type === 'exit') return null;
-  if (row.status === 'cancelled') return 'cancelled';
-  if (row.order_status === 'pending') return 'unpaid';
-  if (row.review_status === 'pending') return 'unapproved';
-  if (!scan.force) {
-    const slot = row.slot_id ? await findSlot(trx, scope, event.id, row.slot_id) : undefined;
-    const starts = new Date((slot ?? event).starts_at).getTime();
-    const ends = new Date((slot ?? event).ends_at).getTime();
-    if (at.getTime() < starts - DOORS_OPEN_BEFORE_MS || at.getTime() > ends) return 'invalid_time';
-    if ((await lastAcceptedScan(trx, scope, row.id)) === 'entry') return 'already_redeemed';
-  }
-  return null;
+/** The result stored for a nonce sent before, with the ticket's attendee as it is now. */
+async function storedResult(ctx: AppContext, scope: Scope, eventId: string, nonce: string): Promise<ScanResult> {
+  const stored = await findCheckinByNonce(ctx.db, scope, eventId, nonce);
+  if (!stored) throw new Error(`check-in: the scan with nonce ${nonce} is not stored`);
+  const row = stored.ticket_id ? await attendeesOf(ctx.db, scope, eventId).where('tickets.id', '=', stored.ticket_id).executeTakeFirst() : undefined;
+  return resultOf(stored.status, stored.reason, row);
 }
 
 /**
- * One scan, in its own transaction: the ticket is found by its secret's hash and its row locked, so two doors
- * scanning one ticket take turns (one `ok`, one `already_redeemed`). Every scan is stored; a nonce seen before
- * answers the stored result.
+ * One scan (`runScanStatement`: one statement, its own transaction). Every scan is stored; a nonce seen before
+ * answers the stored result. `organizations` are those whose door the caller may work (null: any).
  */
-async function scanOne(ctx: AppContext, scope: Scope, event: EventRow, scan: ScanInput): Promise<ScanResult> {
-  return ctx.db.transaction().execute(async (trx) => {
-    if (scan.nonce) {
-      const stored = await findCheckinByNonce(trx, scope, event.id, scan.nonce);
-      if (stored) return storedResult(trx, scope, event.id, stored);
-    }
-    const ticket = await scoped(trx, scope)
-      .selectFrom('tickets')
-      .select(['id', 'event_id'])
-      .where('secret_hash', '=', ticketSecretHash(scan.secret.trim()))
-      .forUpdate()
-      .executeTakeFirst();
-    const row = ticket && ticket.event_id === event.id ? await attendeeOfTicket(trx, scope, event.id, ticket.id) : undefined;
-    if (scan.nonce && row) {
-      // A retry that waited for the first one's lock finds its result now.
-      const stored = await findCheckinByNonce(trx, scope, event.id, scan.nonce);
-      if (stored) return storedResult(trx, scope, event.id, stored);
-    }
-    const at = scan.scanned_at ? new Date(scan.scanned_at) : nowOf(ctx);
-    const reason = row ? await refusal(trx, scope, event, row, scan, at) : 'invalid';
-    const inserted = await insertCheckin(trx, scope, {
-      id: newUuidV7(),
-      event_id: event.id,
-      ticket_id: row?.id ?? null,
-      type: scan.type,
-      status: reason ? 'error' : 'ok',
-      reason,
-      nonce: scan.nonce ?? null,
-      forced: scan.force === true,
-      scanned_at: at,
-    });
-    if (!inserted) return storedResult(trx, scope, event.id, (await findCheckinByNonce(trx, scope, event.id, scan.nonce!))!);
-    return resultOf(reason ? 'error' : 'ok', reason, row && (await attendeeOfTicket(trx, scope, event.id, row.id)));
+async function scanOne(ctx: AppContext, caller: OrganizerCaller, ref: string, organizations: readonly string[] | null, scan: ScanInput): Promise<ScanResult> {
+  const outcome = await runScanStatement(ctx.db, caller.scope, {
+    ref,
+    organizations,
+    secretHash: ticketSecretHash(scan.secret.trim()),
+    scan,
+    at: scan.scanned_at ? new Date(scan.scanned_at) : nowOf(ctx),
+    checkinId: newUuidV7(),
   });
+  switch (outcome.kind) {
+    case 'no_event':
+      throw ApiError.notFound('event', ref);
+    case 'forbidden':
+      // Nothing was stored: refused with the permission check's own error (or, granted meanwhile, scanned).
+      if (caller.kind === 'user') await requireOrganizationPermission(ctx, caller.scope.tenantId, caller.userId, outcome.organizationId, 'events:checkin');
+      return scanOne(ctx, caller, ref, null, scan);
+    case 'replay':
+      return storedResult(ctx, caller.scope, outcome.eventId, scan.nonce!);
+    case 'stored':
+      return resultOf(outcome.status, outcome.reason, outcome.row);
+  }
+}
+
+/** The organizations whose door a caller may work: a key and a staff role any (null). */
+async function doorOrganizations(ctx: AppContext, caller: OrganizerCaller): Promise<readonly string[] | null> {
+  if (caller.kind !== 'user') return null;
+  const granted = await organizationsGranting(ctx, caller.scope, caller.userId, 'events:checkin');
+  return granted.tenant ? null : granted.organizations;
 }
 
 export async function scanTicket(ctx: AppContext, caller: OrganizerCaller, ref: string, scan: ScanInput) {
-  return scanOne(ctx, caller.scope, await doorEvent(ctx, caller, ref), scan);
+  return scanOne(ctx, caller, ref, await doorOrganizations(ctx, caller), scan);
 }
 
 /** Offline scans, one after another in the order sent (so an entry then an exit of one ticket both count). */
 export async function syncScans(ctx: AppContext, caller: OrganizerCaller, ref: string, scans: readonly ScanInput[]) {
   const event = await doorEvent(ctx, caller, ref);
   const results: ScanResult[] = [];
-  for (const scan of scans) results.push(await scanOne(ctx, caller.scope, event, scan));
+  for (const scan of scans) results.push(await scanOne(ctx, caller, event.id, null, scan));
   return results;
 }
 

@@ -1,9 +1,11 @@
-import type { Selectable, Transaction } from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { CheckoutSession } from '@svc/contract';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { DB } from '../../../db/schema';
+import { eventFromJson, ticketTypeFromJson, type EventRow, type TicketTypeRow } from '../booking/catalogue-reads';
 import { checkoutUrl, insertCheckoutSession, isCheckoutSessionId } from '../booking/checkout-sessions';
+import type { OrderRow } from '../orders/order-rows.service';
 import type { CheckoutSessionsTable } from '../../../db/ticketing.schema';
 
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
@@ -18,6 +20,48 @@ export async function findTestSession(db: Executor, id: string): Promise<Checkou
 }
 
 export const scopeOfSession = (s: CheckoutSessionRow): Scope => ({ tenantId: s.tenant_id, livemode: s.livemode });
+
+/**
+ * The session's order, locked (`FOR UPDATE` of the order alone: the event and ticket type rows are shared by
+ * every payment), with its event and ticket type, in one statement.
+ */
+export async function lockOrderWithCatalogue(trx: Transaction<DB>, orderId: string): Promise<{ order: OrderRow; event: EventRow; ticketType: TicketTypeRow }> {
+  const row = await trx
+    .selectFrom('orders as o')
+    .innerJoin('ticketed_events as e', 'e.id', 'o.event_id')
+    .innerJoin('ticket_types as t', 't.id', 'o.ticket_type_id')
+    .selectAll('o')
+    .select([sql<Record<string, unknown>>`to_json(e)`.as('catalogue_event'), sql<Record<string, unknown>>`to_json(t)`.as('catalogue_ticket_type')])
+    .where('o.id', '=', orderId)
+    .forUpdate('o')
+    .executeTakeFirstOrThrow();
+  const { catalogue_event, catalogue_ticket_type, ...order } = row;
+  return { order, event: eventFromJson(catalogue_event), ticketType: ticketTypeFromJson(catalogue_ticket_type) };
+}
+
+/**
+ * `lockOrderWithCatalogue` for several orders in one statement, locked in id order (as every batch of them
+ * takes them, so two batches never wait for each other crosswise); answers them by id.
+ */
+export async function lockOrdersWithCatalogue(trx: Transaction<DB>, orderIds: readonly string[]): Promise<Map<string, { order: OrderRow; event: EventRow; ticketType: TicketTypeRow }>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await trx
+    .selectFrom('orders as o')
+    .innerJoin('ticketed_events as e', 'e.id', 'o.event_id')
+    .innerJoin('ticket_types as t', 't.id', 'o.ticket_type_id')
+    .selectAll('o')
+    .select([sql<Record<string, unknown>>`to_json(e)`.as('catalogue_event'), sql<Record<string, unknown>>`to_json(t)`.as('catalogue_ticket_type')])
+    .where('o.id', 'in', [...orderIds])
+    .orderBy('o.id')
+    .forUpdate('o')
+    .execute();
+  return new Map(
+    rows.map(({ catalogue_event, catalogue_ticket_type, ...order }) => [
+      order.id,
+      { order, event: eventFromJson(catalogue_event), ticketType: ticketTypeFromJson(catalogue_ticket_type) },
+    ]),
+  );
+}
 
 /** The session with the order summary the page shows: no buyer details. */
 export async function describeSession(db: Executor, session: CheckoutSessionRow, baseUrl: string): Promise<CheckoutSession> {

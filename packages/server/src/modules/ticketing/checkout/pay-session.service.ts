@@ -1,14 +1,16 @@
 import type { Transaction } from 'kysely';
 import type { Payment } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
+import { Batcher } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
+import { currentRequest } from '../../../core/request-context';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { DB } from '../../../db/schema';
 import { applyPayment } from '../payments/apply-payment';
-import type { OrderRow } from '../payments/order-port';
-import { recordPayment, serializePayment } from '../payments/payments.service';
+import { payHeldOrders, type EventRequest, type LockedOrder, type OrderRow } from '../payments/order-port';
+import { recordPayment, recordPayments, serializePayment } from '../payments/payments.service';
 import { payerHint, simulatePayment, type SimulatedOutcome } from '../payments/simulator';
-import { findTestSession, scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
+import { findTestSession, lockOrdersWithCatalogue, lockOrderWithCatalogue, scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
 
 export type PayInput = { method: 'mobile_money'; phone: string } | { method: 'card'; card_number: string };
 
@@ -40,16 +42,26 @@ async function claimSession(trx: Transaction<DB>, session: CheckoutSessionRow, o
 }
 
 /** `POST /v1/checkout/sessions/{id}/pay`: the simulated network answers from the magic values. */
-export async function paySession(ctx: AppContext, id: string, input: PayInput): Promise<{ payment: Payment; redirect_to: string | null }> {
+export async function paySession(ctx: AppContext, id: string, input: PayInput): Promise<PaidSession> {
   const session = await findTestSession(ctx.db, id);
   if (!session) throw ApiError.notFound('checkout session', id);
-  const scope = scopeOfSession(session);
   const payer = input.method === 'card' ? input.card_number : input.phone;
   const outcome = simulatePayment(payer);
+  if (outcome.status === 'succeeded') {
+    const together = await batchOf(ctx).add({ session, input, payer, request: currentRequest() });
+    if (together !== ALONE) return together;
+  }
+  return payAlone(ctx, session, input, payer, outcome);
+}
+
+type PaidSession = { payment: Payment; redirect_to: string | null };
+
+/** One payment in its own transaction: every outcome, every state of the order and session. */
+function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput, payer: string, outcome: SimulatedOutcome): Promise<PaidSession> {
+  const scope = scopeOfSession(session);
   return ctx.db.transaction().execute(async (trx) => {
     // The order's lock orders every payment of one order; the session's conditional update still decides.
-    const order = await trx.selectFrom('orders').selectAll().where('id', '=', session.order_id).forUpdate().executeTakeFirstOrThrow();
-    const event = await trx.selectFrom('ticketed_events').select('status').where('id', '=', order.event_id).executeTakeFirstOrThrow();
+    const { order, event, ticketType } = await lockOrderWithCatalogue(trx, session.order_id);
     const ended = order.status !== 'pending' && order.status !== 'expired';
     // A paid order's session says so; any other ended order (or a cancelled event) cannot be paid at all.
     if ((ended && order.status !== 'paid') || event.status === 'cancelled') {
@@ -73,7 +85,122 @@ export async function paySession(ctx: AppContext, id: string, input: PayInput): 
       return { payment, redirect_to: null };
     }
     if (outcome.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id) };
-    const applied = await applyPayment(trx, ctx, scope, order, row.amount);
+    const applied = await applyPayment(trx, ctx, scope, order, row.amount, { event, ticketType });
     return { payment, redirect_to: redirectTo(session.redirect_url, order.code, applied.refunded ? 'refunded' : 'succeeded', row.id) };
   });
+}
+
+/** A confirmation that succeeded at the network, waiting to be paid with the others arriving meanwhile. */
+export interface PayItem {
+  session: CheckoutSessionRow;
+  input: PayInput;
+  payer: string;
+  request: EventRequest;
+}
+
+/** Answered for a confirmation the batch leaves to `payAlone` (having written nothing for it). */
+export const ALONE = Symbol('alone');
+
+// One batch per server (its pool, secrets and clock), as grants and session opens are batched per pool.
+const batches = new WeakMap<AppContext, Batcher<PayItem, PaidSession | typeof ALONE>>();
+
+function batchOf(ctx: AppContext): Batcher<PayItem, PaidSession | typeof ALONE> {
+  let batch = batches.get(ctx);
+  if (!batch) {
+    batch = new Batcher((items: PayItem[]) => payConfirmations(ctx, items), { maxItems: 100, maxConcurrent: 2 });
+    batches.set(ctx, batch);
+  }
+  return batch;
+}
+
+const scopeKey = (s: CheckoutSessionRow) => `${s.tenant_id} ${s.livemode}`;
+
+/**
+ * The confirmations arriving together, one transaction per tenant and mode. A transaction that fails (a
+ * deadlock, any one payment's fault) writes nothing, and each of its confirmations is then paid alone, so one
+ * cannot fail the others.
+ */
+export async function payConfirmations(ctx: AppContext, items: PayItem[]): Promise<Array<PaidSession | typeof ALONE>> {
+  const groups = new Map<string, number[]>();
+  items.forEach((item, i) => {
+    const group = groups.get(scopeKey(item.session)) ?? [];
+    group.push(i);
+    groups.set(scopeKey(item.session), group);
+  });
+  const out: Array<PaidSession | typeof ALONE> = items.map(() => ALONE);
+  // One after the other: a flush holds one pooled connection, whatever the number of tenants in it.
+  for (const indexes of groups.values()) {
+    const answers = await payTogether(ctx, indexes.map((i) => items[i]!)).catch((err: unknown): Array<typeof ALONE> => {
+      ctx.log.warn({ err: (err as Error).message, payments: indexes.length }, 'payments paid together failed; paying each alone');
+      return indexes.map(() => ALONE);
+    });
+    indexes.forEach((i, j) => (out[i] = answers[j]!));
+  }
+  return out;
+}
+
+/**
+ * Succeeded payments of one scope in one transaction, one statement per step for all of them: the orders
+ * locked (in id order) with their catalogue, the sessions claimed, the payments recorded, then the orders paid
+ * together (`payHeldOrders`). Only the plain case is paid here: a pending order with its seats held, no
+ * coupon, its event not cancelled, the session's amount all that is due, the session still open, and one
+ * confirmation of the order in the batch. Every other confirmation (a repeat, a late payment, a part payment,
+ * a second confirmation of the same order) is answered `ALONE`, with nothing written for it, and paid by
+ * `payAlone`, which gives it the answer it has always had.
+ */
+export async function payTogether(ctx: AppContext, items: readonly PayItem[]): Promise<Array<PaidSession | typeof ALONE>> {
+  const out: Array<PaidSession | typeof ALONE> = items.map(() => ALONE);
+  if (items.length === 0) return out;
+  const scope = scopeOfSession(items[0]!.session);
+  const seen = new Set<string>();
+  const first = items.map((item) => (seen.has(item.session.order_id) ? false : (seen.add(item.session.order_id), true)));
+  await ctx.db.transaction().execute(async (trx) => {
+    const locked = await lockOrdersWithCatalogue(trx, [...seen]);
+    const plain = items
+      .map((item, i) => ({ item, i, locked: locked.get(item.session.order_id) }))
+      .filter(
+        (c): c is typeof c & { locked: LockedOrder } =>
+          first[c.i]! &&
+          c.locked !== undefined &&
+          c.locked.order.status === 'pending' &&
+          c.locked.order.seats_state === 'held' &&
+          c.locked.order.coupon_id === null &&
+          c.locked.event.status !== 'cancelled' &&
+          c.locked.order.amount_paid + c.item.session.amount === c.locked.order.amount_total,
+      );
+    if (plain.length === 0) return;
+    const claimed = new Set(
+      (
+        await trx
+          .updateTable('checkout_sessions')
+          .set({ status: 'complete', completed_at: new Date() })
+          .where('id', 'in', plain.map((c) => c.item.session.id))
+          .where('status', '=', 'open')
+          .returning('id')
+          .execute()
+      ).map((r) => r.id),
+    );
+    const paying = plain.filter((c) => claimed.has(c.item.session.id));
+    if (paying.length === 0) return;
+    const payments = await recordPayments(
+      trx,
+      scope,
+      paying.map(({ item }) => ({
+        orderId: item.session.order_id,
+        checkoutSessionId: item.session.id,
+        method: item.input.method,
+        amount: item.session.amount,
+        currency: item.session.currency,
+        status: 'succeeded' as const,
+        failureCode: null,
+        payerHint: payerHint(item.payer),
+      })),
+    );
+    await payHeldOrders(trx, ctx, scope, paying.map((c) => c.locked), paying.map((c) => c.item.request));
+    paying.forEach((c, j) => {
+      const row = payments[j]!;
+      out[c.i] = { payment: serializePayment(row), redirect_to: redirectTo(c.item.session.redirect_url, c.locked.order.code, 'succeeded', row.id) };
+    });
+  });
+  return out;
 }

@@ -6,6 +6,7 @@ import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { serializeEvent, type SerializedEvent } from '../events/events.serializer';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
+import { publicEventChanged } from '../public/public-event-changed';
 import { cancelEventOrders } from './cancel-event-orders.job';
 
 /**
@@ -25,6 +26,7 @@ export async function cancelEvent(ctx: AppContext, caller: OrganizerCaller, ref:
         details: { status: event.status, event: 'cancel' },
       });
     }
+    await publicEventChanged(ctx, trx, event.id);
     const now = new Date();
     const cancelled = await scoped(trx, scope)
       .updateTable('ticketed_events')

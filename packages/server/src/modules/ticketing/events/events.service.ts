@@ -10,6 +10,7 @@ import { playableExists } from '../../streams';
 import { bucketIds, changeEventCapacity, createBucket } from '../capacity/capacity.service';
 import { organizationForNewEvent, readableOrganizations, requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
 import { slugOf, suffixed } from './event-slugs';
+import { publicEventChanged } from '../public/public-event-changed';
 import { eventsQuery, findEventRow, insertEvent, slugTaken, updateEventRow } from './events.repository';
 import { serializeEvent, type TicketedEventRow } from './events.serializer';
 
@@ -108,6 +109,7 @@ export async function updateEvent(ctx: AppContext, caller: OrganizerCaller, ref:
       checkTimes(new Date(startsAt), new Date(endsAt));
       if (input.slug !== undefined && input.slug !== event.slug && (await slugTaken(trx, scope, input.slug, event.id))) throw slugTakenError();
       if (input.capacity !== undefined && input.capacity !== event.capacity) await changeEventCapacity(trx, scope, event.id, input.capacity);
+      await publicEventChanged(ctx, trx, event.id);
       return updateEventRow(trx, scope, event.id, {
         ...(input.name !== undefined && { name: input.name }),
         ...(input.slug !== undefined && { slug: input.slug }),

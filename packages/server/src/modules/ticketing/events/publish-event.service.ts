@@ -7,6 +7,7 @@ import { recordEventPublished } from '../activity/activity-items';
 import { updateEventRow } from './events.repository';
 import { serializeEvent } from './events.serializer';
 import { eventFor } from './events.service';
+import { publicEventChanged } from '../public/public-event-changed';
 
 /**
  * A draft event becomes `published` (public reads show it, bookings open) and `events.event.published` is sent in
@@ -24,6 +25,7 @@ export async function publishEvent(ctx: AppContext, caller: OrganizerCaller, ref
       });
     }
     if (!(await hasTicketTypes(trx, scope, event.id))) throw ApiError.of('event_has_no_ticket_types');
+    await publicEventChanged(ctx, trx, event.id);
     const published = await updateEventRow(trx, scope, event.id, { status: 'published', published_at: new Date() });
     await recordEventPublished(trx, published);
     const object = serializeEvent(published);

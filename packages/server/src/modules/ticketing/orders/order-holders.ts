@@ -2,20 +2,34 @@ import type { EntitlementLimitsInput } from '@svc/contract';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { Scope } from '../../../core/scope';
-import { grantEntitlementInTransaction, revokeEntitlementInTransaction, revokeEntitlementsBySource } from '../../access';
-import { findOrCreateCustomerByEmail } from '../../identity';
+import type { PreparedEvent } from '../../../core/events/emit-event';
+import { grantEntitlementsInTransaction, revokeEntitlementInTransaction, revokeEntitlementsBySource, type TransactionalGrant } from '../../access';
+import { findOrCreateCustomersByEmail } from '../../identity';
 import type { EventRow, TicketTypeRow } from '../booking/catalogue-reads';
-import { setTicketHolder, type TicketRow } from '../tickets/ticket-rows.service';
+import { setTicketHolders, type TicketRow } from '../tickets/ticket-rows.service';
 import type { OrderRow } from './orders.repository';
 
 /** How long after the event's end a ticket's stream stays open (recordings, late viewers). */
 const STREAM_GRACE_MS = 6 * 60 * 60 * 1000;
 
+/** The order code an `access.entitlement.granted` event's entitlement was granted for. */
+const sourceRefOf = (e: PreparedEvent) => (e.envelope.data.object as { source_ref?: string | null }).source_ref ?? '';
+
+/** An order being paid, with the tickets it is paying for. */
+export interface PaidOrderTickets {
+  order: OrderRow;
+  tickets: readonly TicketRow[];
+  event: EventRow;
+  ticketType: TicketTypeRow;
+}
+
 /**
  * Each attendee's customer (found or created by their email, else the buyer's: signed in, or found or created
  * by the buyer's email) holds the ticket, and
  * when the event has a stream, an entitlement to it: `source: ticket`, `source_ref` = the order code, the
- * ticket type's `stream_limits`, until the event's end plus 6 hours.
+ * ticket type's `stream_limits`, until the event's end plus 6 hours. A statement for the customers (and one for
+ * their locks), one check and one insert for the entitlements, one update of the tickets, whatever their number:
+ * answers the tickets as updated, and the entitlement events for the caller to record with its own.
  */
 export async function grantTicketHolders(
   trx: Transaction<DB>,
@@ -25,35 +39,68 @@ export async function grantTicketHolders(
   event: EventRow,
   ticketType: TicketTypeRow,
   now: Date,
-): Promise<void> {
-  let buyerCustomer: string | null | undefined = order.customer_id ?? undefined;
-  const buyersCustomer = async () => {
-    if (buyerCustomer === undefined) {
-      buyerCustomer = order.buyer_email ? (await findOrCreateCustomerByEmail(trx, scope, order.buyer_email, order.buyer_name)).id : null;
-    }
-    return buyerCustomer;
-  };
-  for (const ticket of tickets) {
-    const name = [ticket.first_name, ticket.last_name].filter(Boolean).join(' ') || null;
-    const customer = ticket.email ? (await findOrCreateCustomerByEmail(trx, scope, ticket.email, name)).id : await buyersCustomer();
-    if (!customer) continue;
-    const entitlement = event.live_stream_id
-      ? await grantEntitlementInTransaction(
-          trx,
-          scope,
-          {
-            customer,
-            resource: { type: 'ls', id: event.live_stream_id },
-            source: 'ticket',
-            source_ref: order.code,
-            ends_at: new Date(new Date(event.ends_at).getTime() + STREAM_GRACE_MS),
-            limits: (ticketType.stream_limits ?? null) as EntitlementLimitsInput | null,
-          },
-          now,
-        )
-      : null;
-    await setTicketHolder(trx, scope, ticket.id, customer, entitlement?.id ?? null);
+): Promise<{ tickets: TicketRow[]; events: PreparedEvent[] }> {
+  const [granted] = await grantTicketHoldersOfOrders(trx, scope, [{ order, tickets, event, ticketType }], now);
+  return granted!;
+}
+
+/**
+ * `grantTicketHolders` for several orders of one scope at once, in the same statements as for one: answers,
+ * per order and in the same order, its tickets as updated and its entitlement events.
+ */
+export async function grantTicketHoldersOfOrders(
+  trx: Transaction<DB>,
+  scope: Scope,
+  orders: readonly PaidOrderTickets[],
+  now: Date,
+): Promise<Array<{ tickets: TicketRow[]; events: PreparedEvent[] }>> {
+  const nameOf = (t: TicketRow) => [t.first_name, t.last_name].filter(Boolean).join(' ') || null;
+  const people: Array<{ email: string; name: string | null }> = [];
+  for (const { order, tickets } of orders) {
+    people.push(...tickets.filter((t) => t.email).map((t) => ({ email: t.email!, name: nameOf(t) })));
+    if (!order.customer_id && order.buyer_email !== null && tickets.some((t) => !t.email)) people.push({ email: order.buyer_email, name: order.buyer_name });
   }
+  const found = await findOrCreateCustomersByEmail(trx, scope, people);
+  const held = orders.map(({ order, tickets }) => {
+    const buyer = order.customer_id ?? (order.buyer_email ? (found.get(order.buyer_email.toLowerCase()) ?? null) : null);
+    return tickets
+      .map((ticket) => ({ ticket, customer: ticket.email ? found.get(ticket.email.toLowerCase())! : buyer }))
+      .filter((h): h is { ticket: TicketRow; customer: string } => h.customer !== null);
+  });
+  // The stream grants of every order with a stream, in one list (their events come back in the list's order).
+  const grants: TransactionalGrant[] = [];
+  const grantOf = held.map((list, i) => {
+    const { order, event, ticketType } = orders[i]!;
+    if (!event.live_stream_id) return list.map(() => -1);
+    return list.map((h) =>
+      grants.push({
+        customer: h.customer,
+        resource: { type: 'ls' as const, id: event.live_stream_id! },
+        source: 'ticket' as const,
+        source_ref: order.code,
+        ends_at: new Date(new Date(event.ends_at).getTime() + STREAM_GRACE_MS),
+        limits: (ticketType.stream_limits ?? null) as EntitlementLimitsInput | null,
+      }) - 1,
+    );
+  });
+  const granted = grants.length ? await grantEntitlementsInTransaction(trx, scope, grants, now) : { entitlements: [], events: [] };
+  const updated = await setTicketHolders(
+    trx,
+    scope,
+    held.flatMap((list, i) => list.map((h, j) => ({ id: h.ticket.id, customerId: h.customer, entitlementId: grantOf[i]![j]! >= 0 ? (granted.entitlements[grantOf[i]![j]!]?.id ?? null) : null }))),
+  );
+  const byId = new Map(updated.map((t) => [t.id, t]));
+  // Each order's events: those of the entitlements made for its code (a grant's event names its source_ref).
+  const eventsOf = new Map<string, PreparedEvent[]>();
+  for (const e of granted.events) {
+    const list = eventsOf.get(sourceRefOf(e)) ?? [];
+    list.push(e);
+    eventsOf.set(sourceRefOf(e), list);
+  }
+  return orders.map(({ order, tickets }) => ({
+    tickets: tickets.map((t) => byId.get(t.id) ?? t),
+    events: orders.length === 1 ? granted.events : (eventsOf.get(order.code) ?? []),
+  }));
 }
 
 /** Takes the order's streams away again (refund, cancellation); safe to repeat. */

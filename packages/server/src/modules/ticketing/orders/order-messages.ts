@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
 import type { SecretBox } from '../../../core/secret-box';
 import type { Scope } from '../../../core/scope';
-import { writeMessage } from '../../identity';
+import { writeMessages, type NewMessage } from '../../identity';
 import type { EventRow, TicketTypeRow } from '../booking/catalogue-reads';
 import { openTicketSecret } from '../tickets/tickets.serializer';
 import type { TicketRow } from '../tickets/ticket-rows.service';
@@ -14,7 +14,7 @@ const contactOf = (email: string | null, phone: string | null) =>
 const money = (amount: number, currency: string) => `${currency} ${(amount / 100).toFixed(2)}`;
 
 /**
- * Through the outbox, in the paying transaction: each attendee's ticket (with its scanning secret, so the
+ * Through the outbox, in the paying transaction and in one insert: each attendee's ticket (with its scanning secret, so the
  * message is sensitive) and the buyer's receipt. An attendee without email or phone gets theirs through the buyer.
  */
 export async function writePaidOrderMessages(
@@ -26,12 +26,27 @@ export async function writePaidOrderMessages(
   event: EventRow,
   ticketType: TicketTypeRow,
 ): Promise<void> {
+  await writeMessages(trx, scope, paidOrderMessages(secrets, order, tickets, event, ticketType));
+}
+
+/** The messages of several paid orders of one scope, in one insert. */
+export async function writePaidOrdersMessages(
+  trx: Transaction<DB>,
+  scope: Scope,
+  secrets: SecretBox,
+  orders: ReadonlyArray<{ order: OrderRow; tickets: readonly TicketRow[]; event: EventRow; ticketType: TicketTypeRow }>,
+): Promise<void> {
+  await writeMessages(trx, scope, orders.flatMap((o) => paidOrderMessages(secrets, o.order, o.tickets, o.event, o.ticketType)));
+}
+
+function paidOrderMessages(secrets: SecretBox, order: OrderRow, tickets: readonly TicketRow[], event: EventRow, ticketType: TicketTypeRow): NewMessage[] {
   const buyer = contactOf(order.buyer_email, order.buyer_phone);
+  const messages: NewMessage[] = [];
   for (const ticket of tickets) {
     const to = contactOf(ticket.email, ticket.phone) ?? buyer;
     if (!to) continue;
     const name = [ticket.first_name, ticket.last_name].filter(Boolean).join(' ');
-    await writeMessage(trx, scope, {
+    messages.push({
       ...to,
       template: 'ticket',
       subject: `Your ticket for ${event.name}`,
@@ -41,7 +56,7 @@ export async function writePaidOrderMessages(
     });
   }
   if (buyer) {
-    await writeMessage(trx, scope, {
+    messages.push({
       ...buyer,
       template: 'order_receipt',
       subject: `Receipt for booking ${order.code}`,
@@ -49,4 +64,5 @@ export async function writePaidOrderMessages(
       related: [order.id],
     });
   }
+  return messages;
 }

@@ -1,19 +1,19 @@
 import type { Order } from '@svc/contract';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../../core/context';
-import { emitEvent } from '../../../core/events/emit-event';
-import type { Scope } from '../../../core/scope';
+import { emitPreparedEvents, envelopeOf, type PreparedEvent } from '../../../core/events/emit-event';
+import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
-import { findEventById, findTicketType } from '../booking/catalogue-reads';
-import { releaseSeats, sellHeldSeats, takeSoldSeats } from '../capacity/capacity-buckets';
+import { findEventById, findTicketType, type EventRow, type TicketTypeRow } from '../booking/catalogue-reads';
+import { releaseSeats, sellHeldSeats, sellHeldSeatsOfOrders, takeSoldSeats } from '../capacity/capacity-buckets';
 import { redeemHeldCouponUse, releaseCouponUse, takeRedeemedCouponUse } from '../capacity/coupon-uses';
-import { setTicketStatus } from '../tickets/ticket-rows.service';
-import { onOrderPaid } from '../analytics/order-hooks';
+import { setTicketStatus, setTicketStatusOfOrders, type TicketRow } from '../tickets/ticket-rows.service';
+import { onOrderPaid, onOrdersPaid } from '../analytics/order-hooks';
 import { uncountSale } from '../analytics/rollups';
-import { grantTicketHolders, revokeTicketHolders } from './order-holders';
-import { writePaidOrderMessages } from './order-messages';
+import { grantTicketHolders, grantTicketHoldersOfOrders, revokeTicketHolders } from './order-holders';
+import { writePaidOrderMessages, writePaidOrdersMessages } from './order-messages';
 import { findOrder, transitionOrder, type OrderRow } from './orders.repository';
-import { presentOrder } from './orders.serializer';
+import { presentOrder, serializeOrder } from './orders.serializer';
 
 export const nowOf = (ctx: Pick<AppContext, 'clock'>) => (ctx.clock ? ctx.clock() : new Date());
 
@@ -49,50 +49,134 @@ async function redeemCoupon(trx: Transaction<DB>, scope: Scope, order: OrderRow)
   }
 }
 
+/** What a caller that has locked the order (and read its catalogue) already knows: markOrderPaid reads none of it again. */
+export interface LockedOrder {
+  /** The order's row as it is now, locked by the caller's transaction (`FOR UPDATE`). */
+  order: OrderRow;
+  event: EventRow;
+  ticketType: TicketTypeRow;
+}
+
+/** The order as shown from the tickets just written (all of them: an unpaid order's tickets all become valid). */
+async function shownOrder(trx: Transaction<DB>, scope: Scope, paid: OrderRow, tickets: readonly TicketRow[]): Promise<Order> {
+  if (paid.coupon_id || tickets.length !== paid.seats) return presentOrder(trx, scope, paid);
+  return serializeOrder(paid, [...tickets].sort((a, b) => a.position - b.position), null);
+}
+
 /**
  * Marks an order paid inside the caller's transaction (the payment's confirmation, or a booking with nothing
  * due): seats sold, coupon redeemed, tickets valid, each attendee's customer and stream entitlement, the ticket
- * messages and receipt, and `events.order.paid`. The order row is locked first, so concurrent calls take turns
- * and only one of them pays it. `amountPaid` defaults to the whole total.
+ * messages and receipt, and `events.order.paid`. The order row is locked first (here, or by the caller that
+ * passes it as `locked`), so concurrent calls take turns and only one of them pays it. `amountPaid` defaults to
+ * the whole total.
  */
 export async function markOrderPaid(
   trx: Transaction<DB>,
   ctx: Pick<AppContext, 'secrets' | 'clock'>,
   scope: Scope,
   orderId: string,
-  opts: { amountPaid?: number } = {},
+  opts: { amountPaid?: number; locked?: LockedOrder } = {},
 ): Promise<MarkPaidResult> {
   const now = nowOf(ctx);
-  const order = await findOrder(trx, scope, orderId, { forUpdate: true });
+  const order = opts.locked?.order ?? (await findOrder(trx, scope, orderId, { forUpdate: true }));
   if (!order) throw new Error(`markOrderPaid: no order ${orderId}`);
   if (order.status !== 'pending' && order.status !== 'expired') return { outcome: 'not_payable', order: await presentOrder(trx, scope, order) };
-  const sold = await sellSeats(trx, scope, order);
-  if (!sold) return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order) };
-  // Buckets before the coupon, as a booking takes them, so two transactions never wait for each other crosswise.
-  if (sold !== 'move_held') await redeemCoupon(trx, scope, order);
-  const paid = (await transitionOrder(
-    trx,
-    scope,
-    order.id,
-    { status: ['pending', 'expired'] },
-    { status: 'paid', paid_at: now, expired_at: null, amount_paid: opts.amountPaid ?? order.amount_total },
-  ))!;
-  const tickets = await setTicketStatus(trx, scope, order.id, ['pending_payment', 'void'], 'valid');
-  tickets.sort((a, b) => a.position - b.position);
-  await onOrderPaid(trx, paid, tickets);
-  const event = (await findEventById(trx, scope, order.event_id))!;
-  const ticketType = (await findTicketType(trx, scope, order.event_id, order.ticket_type_id))!;
-  await grantTicketHolders(trx, scope, paid, tickets, event, ticketType, now);
-  await writePaidOrderMessages(trx, scope, ctx.secrets, paid, tickets, event, ticketType);
-  const shown = await presentOrder(trx, scope, paid);
-  await emitEvent(trx, scope, { type: 'events.order.paid', subject: paid.id, object: shown, previousAttributes: { status: order.status } });
-  // Held to sold cannot fail (the room was counted at the hold) and leaves held + sold unchanged, so it waits
-  // until here: a confirmation then keeps the event's hot bucket rows locked only until its commit.
-  if (sold === 'move_held') {
-    await sellHeldSeats(trx, order.bucket_ids, order.seats);
-    await redeemCoupon(trx, scope, order);
+  const paidValues = { status: 'paid' as const, paid_at: now, expired_at: null, amount_paid: opts.amountPaid ?? order.amount_total };
+  // Held seats (every order paid in time) become sold with the status, in one conditional update.
+  let paid =
+    order.seats_state === 'held'
+      ? await transitionOrder(trx, scope, order.id, { status: ['pending', 'expired'], seats_state: 'held' }, { ...paidValues, seats_state: 'sold' })
+      : undefined;
+  let moveHeld = paid !== undefined;
+  if (!paid) {
+    const sold = await sellSeats(trx, scope, order);
+    if (!sold) return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order) };
+    moveHeld = sold === 'move_held';
+    // Buckets before the coupon, as a booking takes them, so two transactions never wait for each other crosswise.
+    if (!moveHeld) await redeemCoupon(trx, scope, order);
+    paid = (await transitionOrder(trx, scope, order.id, { status: ['pending', 'expired'] }, paidValues))!;
   }
+  const moved = await setTicketStatus(trx, scope, order.id, ['pending_payment', 'void'], 'valid');
+  moved.sort((a, b) => a.position - b.position);
+  const event = opts.locked?.event ?? (await findEventById(trx, scope, order.event_id))!;
+  const ticketType = opts.locked?.ticketType ?? (await findTicketType(trx, scope, order.event_id, order.ticket_type_id))!;
+  const holders = await grantTicketHolders(trx, scope, paid, moved, event, ticketType, now);
+  await writePaidOrderMessages(trx, scope, ctx.secrets, paid, holders.tickets, event, ticketType);
+  const shown = await shownOrder(trx, scope, paid, holders.tickets);
+  // The stream's grants and the order's event in one statement.
+  await emitPreparedEvents(trx, [
+    ...holders.events,
+    { scope, envelope: envelopeOf(scope, { type: 'events.order.paid', subject: paid.id, object: shown, previousAttributes: { status: order.status } }) },
+  ]);
+  // Held to sold cannot fail (the room was counted at the hold) and leaves held + sold unchanged, so it waits
+  // until here, and so do the rollups (one row per event, ticket type and day, updated by every payment): a
+  // confirmation then keeps the event's hot rows locked only until its commit. Buckets, rollups, then the
+  // coupon: the order releaseOrder takes them in, so the two never wait for each other crosswise.
+  if (moveHeld) await sellHeldSeats(trx, order.bucket_ids, order.seats);
+  await onOrderPaid(trx, paid, moved);
+  if (moveHeld) await redeemCoupon(trx, scope, order);
   return { outcome: 'paid', order: shown };
+}
+
+/** The request an event is recorded for (its envelope's `request`): a batch records each order's for its own. */
+export type EventRequest = PreparedEvent['envelope']['request'];
+
+/**
+ * `markOrderPaid` for several orders of one scope paid together, in the statements one order takes: each is
+ * pending, its seats held, without a coupon, locked by the caller with its event and ticket type, and its
+ * payment (counted here: `amount_paid` becomes the total) pays all that is due. Status, amount and seats in
+ * one update; the tickets, holders, messages, events, the seats moved (summed per bucket) and the rollups each
+ * one statement for all of them. Throws if an order was not in that state, for the caller to roll back.
+ * Answers each order as shown, in the same order; each order's events carry `requests[i]`.
+ */
+export async function markHeldOrdersPaid(
+  trx: Transaction<DB>,
+  ctx: Pick<AppContext, 'secrets' | 'clock'>,
+  scope: Scope,
+  locked: readonly LockedOrder[],
+  requests: readonly EventRequest[],
+): Promise<Order[]> {
+  if (locked.length === 0) return [];
+  const now = nowOf(ctx);
+  const rows = await scoped(trx, scope)
+    .updateTable('orders')
+    .set((eb) => ({ status: 'paid' as const, paid_at: now, expired_at: null, amount_paid: eb.ref('amount_total'), seats_state: 'sold' as const, updated_at: new Date() }))
+    .where('id', 'in', locked.map((l) => l.order.id))
+    .where('status', '=', 'pending')
+    .where('seats_state', '=', 'held')
+    .where('coupon_id', 'is', null)
+    .returningAll()
+    .execute();
+  if (rows.length !== locked.length) throw new Error('markHeldOrdersPaid: an order is not pending with its seats held');
+  const paidById = new Map(rows.map((r) => [r.id, r]));
+  const moved = await setTicketStatusOfOrders(trx, scope, locked.map((l) => l.order.id), ['pending_payment', 'void'], 'valid');
+  const ticketsOf = new Map<string, TicketRow[]>();
+  for (const t of moved) {
+    const list = ticketsOf.get(t.order_id) ?? [];
+    list.push(t);
+    ticketsOf.set(t.order_id, list);
+  }
+  const orders = locked.map((l) => ({
+    order: paidById.get(l.order.id)!,
+    tickets: (ticketsOf.get(l.order.id) ?? []).sort((a, b) => a.position - b.position),
+    event: l.event,
+    ticketType: l.ticketType,
+  }));
+  const holders = await grantTicketHoldersOfOrders(trx, scope, orders, now);
+  await writePaidOrdersMessages(trx, scope, ctx.secrets, orders.map((o, i) => ({ ...o, tickets: holders[i]!.tickets })));
+  const shown: Order[] = [];
+  for (const [i, o] of orders.entries()) shown.push(await shownOrder(trx, scope, o.order, holders[i]!.tickets));
+  const withRequest = (e: PreparedEvent, i: number): PreparedEvent => ({ ...e, envelope: { ...e.envelope, request: requests[i] ?? null } });
+  await emitPreparedEvents(trx, [
+    ...holders.flatMap((h, i) => h.events.map((e) => withRequest(e, i))),
+    ...orders.map((o, i) =>
+      withRequest({ scope, envelope: envelopeOf(scope, { type: 'events.order.paid', subject: o.order.id, object: shown[i]!, previousAttributes: { status: 'pending' } }) }, i),
+    ),
+  ]);
+  // Buckets, then rollups, last (as markOrderPaid).
+  await sellHeldSeatsOfOrders(trx, orders.map((o) => o.order));
+  await onOrdersPaid(trx, orders.map((o) => ({ paid: o.order, tickets: o.tickets })));
+  return shown;
 }
 
 /**

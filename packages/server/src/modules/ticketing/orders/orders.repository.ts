@@ -12,6 +12,15 @@ export async function insertOrder(db: Executor, scope: Scope, order: NewOrder): 
   return scoped(db, scope).insertInto('orders', order).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Inserts the order unless another order of the tenant has its code (then answers `undefined`). */
+export async function insertOrderIfCodeFree(db: Executor, scope: Scope, order: NewOrder): Promise<OrderRow | undefined> {
+  return scoped(db, scope)
+    .insertInto('orders', order)
+    .onConflict((oc) => oc.columns(['tenant_id', 'livemode', 'code']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
 export async function findOrder(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}) {
   let q = scoped(db, scope).selectFrom('orders').selectAll().where('id', '=', id);
   if (opts.forUpdate) q = q.forUpdate();

@@ -4,10 +4,11 @@ import { ApiError } from '../../../core/errors';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { issueRefund } from '../refunds/issue-refund';
-import { payOrder, type OrderRow } from './order-port';
+import { payOrder, type OrderCatalogue, type OrderRow } from './order-port';
 
 /**
- * Counts a succeeded payment on its order (locked by the caller). Once `amount_paid` reaches `amount_total`
+ * Counts a succeeded payment on its order (locked by the caller; with its event and ticket type when the
+ * caller read them with the lock). Once `amount_paid` reaches `amount_total`
  * the order is paid: exactly once, by the orders folder's conditional update. A payment arriving after the
  * order expired takes the seats again if it can; if it cannot, everything paid is refunded at once.
  */
@@ -17,6 +18,7 @@ export async function applyPayment(
   scope: Scope,
   order: OrderRow,
   amount: number,
+  catalogue?: OrderCatalogue,
 ): Promise<{ order: OrderRow; refunded: boolean }> {
   const counted = await scoped(trx, scope)
     .updateTable('orders')
@@ -28,7 +30,7 @@ export async function applyPayment(
     .executeTakeFirst();
   if (!counted) throw ApiError.of('order_not_payable', { details: { status: order.status } });
   if (counted.amount_paid < counted.amount_total) return { order: counted, refunded: false };
-  const { paid } = await payOrder(trx, ctx, scope, counted);
+  const { paid } = await payOrder(trx, ctx, scope, counted, catalogue);
   if (paid) return { order: counted, refunded: false };
   const refundable = counted.amount_paid - counted.amount_refunded;
   const issued = await issueRefund(trx, scope, counted, refundable, 'seats_unavailable');

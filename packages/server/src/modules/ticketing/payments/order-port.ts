@@ -4,21 +4,39 @@ import type { AppContext } from '../../../core/context';
 import { emitEvent } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
-import { markOrderPaid, releaseOrder } from '../orders/order-transitions';
+import { markHeldOrdersPaid, markOrderPaid, releaseOrder, type EventRequest, type LockedOrder } from '../orders/order-transitions';
 import type { OrderRow } from '../orders/order-rows.service';
 import { presentOrder } from '../orders/orders.serializer';
 
-export type { OrderRow };
+export type { EventRequest, LockedOrder, OrderRow };
+
+/** The event and ticket type of an order, read with its lock. */
+export type OrderCatalogue = Omit<LockedOrder, 'order'>;
 
 /**
  * What payments need of the orders folder's transitions: paid (seats sold or taken again, tickets valid,
  * stream granted, messages, `events.order.paid`), and released (seats and coupon back, tickets void, stream
  * revoked) after payments moved the status.
  */
-export async function payOrder(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow): Promise<{ paid: boolean }> {
-  const result = await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: order.amount_paid });
+export async function payOrder(
+  trx: Transaction<DB>,
+  ctx: AppContext,
+  scope: Scope,
+  order: OrderRow,
+  catalogue?: OrderCatalogue,
+): Promise<{ paid: boolean }> {
+  // `order` is the row as the caller's transaction locked and last updated it: markOrderPaid need not read it again.
+  const locked = catalogue ? { order, ...catalogue } : undefined;
+  const result = await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: order.amount_paid, locked });
   return { paid: result.outcome === 'paid' };
 }
+
+/**
+ * Several pending orders with their seats held and no coupon, locked with their catalogue, each fully paid by
+ * the payment just recorded for it: paid together (`markHeldOrdersPaid`), each order's events for its request.
+ */
+export const payHeldOrders = (trx: Transaction<DB>, ctx: AppContext, scope: Scope, locked: readonly LockedOrder[], requests: readonly EventRequest[]): Promise<Order[]> =>
+  markHeldOrdersPaid(trx, ctx, scope, locked, requests);
 
 /**
  * Cancels a pending order (its event was cancelled) as `POST /v1/orders/{id}/cancel` does, without a caller:

@@ -38,22 +38,34 @@ export interface NewPayment {
   payerHint: string | null;
 }
 
+const paymentValues = (p: NewPayment) => ({
+  id: newId('payment'),
+  order_id: p.orderId,
+  checkout_session_id: p.checkoutSessionId,
+  method: p.method,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status,
+  failure_code: p.failureCode,
+  payer_hint: p.payerHint,
+  settled_at: p.status === 'pending' ? null : new Date(),
+});
+
 export async function insertPayment(db: Executor, scope: Scope, p: NewPayment): Promise<PaymentRow> {
-  return scoped(db, scope)
-    .insertInto('payments', {
-      id: newId('payment'),
-      order_id: p.orderId,
-      checkout_session_id: p.checkoutSessionId,
-      method: p.method,
-      amount: p.amount,
-      currency: p.currency,
-      status: p.status,
-      failure_code: p.failureCode,
-      payer_hint: p.payerHint,
-      settled_at: p.status === 'pending' ? null : new Date(),
-    })
+  return scoped(db, scope).insertInto('payments', paymentValues(p)).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Several payments in one insert; answers their rows in the same order. */
+export async function insertPayments(db: Executor, scope: Scope, payments: readonly NewPayment[]): Promise<PaymentRow[]> {
+  if (payments.length === 0) return [];
+  const values = payments.map(paymentValues);
+  const rows = await db
+    .insertInto('payments')
+    .values(values.map((v) => ({ ...v, tenant_id: scope.tenantId, livemode: scope.livemode })))
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return values.map((v) => byId.get(v.id)!);
 }
 
 /** The payments of an order that succeeded, oldest first (refunds go back to them). */

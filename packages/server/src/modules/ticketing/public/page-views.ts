@@ -1,16 +1,13 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../../core/context';
 import { parseEncryptionKey } from '../../../core/secret-box';
-import { countView } from '../analytics/rollups';
 import type { TicketedEventRow } from '../events/events.serializer';
+import { publicReadsOf } from './public-parts';
 
 export interface Visitor {
   ip: string;
   userAgent: string;
 }
-
-/** Page views are deduplicated per visitor and event for this long. */
-export const PAGE_VIEW_WINDOW_MINUTES = 30;
 
 const keys = new WeakMap<AppContext, Buffer>();
 
@@ -25,10 +22,13 @@ export function visitorHashOf(ctx: AppContext, visitor: Visitor): string {
 }
 
 /**
- * Counts a public read of an event: one statement inserts the view and adds it to the day's rollup, skipped when
- * the visitor viewed the event within the window (the `(event_id, visitor_hash, viewed_at)` index answers the
- * check). Two reads at the same instant may both count; analytics tolerate that, and it costs no lock.
+ * Counts a public read of an event: the view waits in memory and is written with the others of its second
+ * (`PageViewCounter`), skipped when the visitor viewed the event within the window. Two views on two processes
+ * at the same instant may both count; analytics tolerate that, and it costs no lock.
  */
-export async function countPageView(ctx: AppContext, event: TicketedEventRow, visitor: Visitor): Promise<void> {
-  await countView(ctx.db, event, visitorHashOf(ctx, visitor), PAGE_VIEW_WINDOW_MINUTES);
+export function countPageView(ctx: AppContext, event: TicketedEventRow, visitor: Visitor, at: Date): void {
+  publicReadsOf(ctx).pageViews.count({ event, visitorHash: visitorHashOf(ctx, visitor), at });
 }
+
+/** Writes the page views counted so far on this process (the worker does so every second; tests call it). */
+export const flushPageViews = (ctx: AppContext): Promise<void> => publicReadsOf(ctx).pageViews.flush();

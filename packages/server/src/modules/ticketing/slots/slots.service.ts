@@ -10,6 +10,7 @@ import type { EventSlotsTable } from '../../../db/ticketing.schema';
 import { bucketIds, createBucket, ticketTypesPerSlot } from '../capacity/capacity.service';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
+import { publicEventChanged } from '../public/public-event-changed';
 import { insertSlot, slotsOfEvents, slotsQuery } from './slots.repository';
 
 export type SlotRow = Selectable<EventSlotsTable>;
@@ -45,6 +46,7 @@ export async function createSlot(ctx: AppContext, caller: OrganizerCaller, ref: 
     const event = await eventFor(ctx, trx, caller, ref, 'write', true);
     // With its first slot, an event's ticket type quantities apply per slot (booking's `ts:` rows).
     if (!(await eventHasSlots(trx, scope, event.id))) await ticketTypesPerSlot(trx, scope, event.id);
+    await publicEventChanged(ctx, trx, event.id);
     const slot = await insertSlot(trx, scope, { id: newUuidV7(), event_id: event.id, starts_at: startsAt, ends_at: endsAt, capacity: input.capacity ?? null });
     await createBucket(trx, scope, { id: bucketIds.slot(slot.id), event_id: event.id, slot_id: slot.id, capacity: slot.capacity });
     return slot;

@@ -10,6 +10,7 @@ import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { eventHasSlots } from '../slots/slots.service';
 import { checkTicketType, extraFieldsOf } from './ticket-type-rules';
+import { publicEventChanged } from '../public/public-event-changed';
 import { findTicketTypeRow, insertTicketType, ticketTypeIdsOf, ticketTypesOfEvents, ticketTypesQuery, updateTicketTypeRow } from './ticket-types.repository';
 import { serializeTicketType } from './ticket-types.serializer';
 
@@ -41,6 +42,7 @@ export async function createTicketType(ctx: AppContext, caller: OrganizerCaller,
       sale_ends_at: dateOrNull(input.sale_ends_at),
     };
     checkTicketType(values);
+    await publicEventChanged(ctx, trx, event.id);
     const created = await insertTicketType(trx, scope, {
       ...values,
       id: newUuidV7(),
@@ -94,6 +96,7 @@ export async function updateTicketType(ctx: AppContext, caller: OrganizerCaller,
     if (input.quantity !== undefined && input.quantity !== current.quantity) {
       await changeTicketTypeQuantity(trx, scope, current.id, input.quantity, await eventHasSlots(trx, scope, event.id));
     }
+    await publicEventChanged(ctx, trx, event.id);
     return updateTicketTypeRow(trx, scope, current.id, {
       ...merged,
       ...(input.name !== undefined && { name: input.name }),

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
@@ -32,8 +32,36 @@ export async function setTicketStatus(db: Executor, scope: Scope, orderId: strin
     .execute();
 }
 
+/** `setTicketStatus` for the tickets of several orders, in one statement. */
+export async function setTicketStatusOfOrders(db: Executor, scope: Scope, orderIds: readonly string[], from: readonly TicketRow['status'][], to: TicketRow['status']) {
+  if (orderIds.length === 0) return [];
+  return scoped(db, scope)
+    .updateTable('tickets')
+    .set({ status: to, updated_at: new Date() })
+    .where('order_id', 'in', orderIds)
+    .where('status', 'in', from)
+    .returningAll()
+    .execute();
+}
+
 export async function setTicketHolder(db: Executor, scope: Scope, id: string, customerId: string, entitlementId: string | null) {
   await scoped(db, scope).updateTable('tickets').set({ customer_id: customerId, entitlement_id: entitlementId, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** Sets the holder (and entitlement) of several tickets in one statement; answers the tickets as updated. */
+export async function setTicketHolders(
+  db: Executor,
+  scope: Scope,
+  holders: ReadonlyArray<{ id: string; customerId: string; entitlementId: string | null }>,
+): Promise<TicketRow[]> {
+  if (holders.length === 0) return [];
+  const { rows } = await sql<TicketRow>`
+    update tickets t set customer_id = h.customer_id, entitlement_id = h.entitlement_id, updated_at = now()
+    from unnest(${holders.map((h) => h.id)}::text[], ${holders.map((h) => h.customerId)}::text[], ${holders.map((h) => h.entitlementId)}::text[])
+      as h(id, customer_id, entitlement_id)
+    where t.tenant_id = ${scope.tenantId} and t.livemode = ${scope.livemode} and t.id = h.id
+    returning t.*`.execute(db);
+  return rows;
 }
 
 /** The tickets a customer holds (as attendee) or bought, newest first. */

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import { LIMITS } from '@svc/contract';
+import type { NotificationListener } from '../../../core/notify';
+import type { Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { TicketedEventRow } from '../events/events.serializer';
+import type { SlotRow } from '../slots/slots.service';
+import type { TicketTypeRow } from '../ticket-types/ticket-types.serializer';
+
+export const PUBLIC_EVENTS_CHANNEL = 'svc_ticketing_public';
+
+/** What a public page shows of a published event, apart from availability (read per request). */
+export interface PublicCatalogue {
+  event: TicketedEventRow;
+  ticketTypes: TicketTypeRow[];
+  slots: SlotRow[];
+}
+
+/**
+ * Published events as the public page reads them, by tenant, environment and the `{event}` the buyer named (slug
+ * or uuid), kept at most 60 seconds and `maxEntries` at a time. A change to the event, its ticket types or slots
+ * notifies every process in its transaction (`publicEventChanged`), and the changing process forgets at once. A
+ * read that an invalidation overtook is not kept; an event that is not found is never kept. A lost LISTEN
+ * connection clears everything.
+ */
+export class PublicEventCache {
+  private readonly entries = new Map<string, { value: PublicCatalogue; until: number }>();
+  private readonly keysByEvent = new Map<string, Set<string>>();
+  private generation = 0;
+
+  constructor(
+    listener: NotificationListener,
+    private readonly ttlMs = LIMITS.keyCache.maxSeconds * 1000,
+    private readonly maxEntries = 5_000,
+  ) {
+    listener.on(PUBLIC_EVENTS_CHANNEL, (eventId) => this.forget(eventId));
+    listener.onReset(() => this.forget());
+  }
+
+  static keyOf(scope: Scope, ref: string): string {
+    return `${scope.tenantId}:${scope.livemode}:${ref}`;
+  }
+
+  /** The cached catalogue for `key`, else what `load` reads (kept unless an invalidation came meanwhile). */
+  async read(key: string, load: () => Promise<PublicCatalogue | undefined>): Promise<PublicCatalogue | undefined> {
+    const entry = this.entries.get(key);
+    if (entry && entry.until > Date.now()) return entry.value;
+    if (entry) this.drop(key, entry.value.event.id);
+    const readAt = this.generation;
+    const value = await load();
+    if (value && readAt === this.generation) this.keep(key, value);
+    return value;
+  }
+
+  /** Forgets one event (every key it was read by), or everything; a read already running is not kept either. */
+  forget(eventId?: string): void {
+    this.generation += 1;
+    if (eventId === undefined) {
+      this.entries.clear();
+      this.keysByEvent.clear();
+      return;
+    }
+    for (const key of this.keysByEvent.get(eventId) ?? []) this.entries.delete(key);
+    this.keysByEvent.delete(eventId);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether any key of the event is kept now. */
+  holds(eventId: string): boolean {
+    return this.keysByEvent.has(eventId);
+  }
+
+  private keep(key: string, value: PublicCatalogue): void {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
+      const [oldest, entry] = this.entries.entries().next().value!;
+      this.drop(oldest, entry.value.event.id);
+    }
+    this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+    let keys = this.keysByEvent.get(value.event.id);
+    if (!keys) this.keysByEvent.set(value.event.id, (keys = new Set()));
+    keys.add(key);
+  }
+
+  private drop(key: string, eventId: string): void {
+    this.entries.delete(key);
+    const keys = this.keysByEvent.get(eventId);
+    keys?.delete(key);
+    if (keys?.size === 0) this.keysByEvent.delete(eventId);
+  }
+}
+
+/**
+ * Tells every process (this one a moment later) that what the public page shows of the event changed; sent only
+ * if the transaction commits. The caller also forgets the event in its own process (`forget`) before answering.
+ */
+export async function notifyPublicEventChanged(db: Executor, eventId: string): Promise<void> {
+  await sql`select pg_notify(${PUBLIC_EVENTS_CHANNEL}, ${eventId})`.execute(db);
+}
