@@ -19,11 +19,18 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
+    /**
+     * Scenarios to run, comma-separated: floor, heartbeat, session-open, access-check, entitlement-grant,
+     * list-live-streams, ticket-rush, payment-confirmations, public-event-page, signed-in-read, door-scans,
+     * rate-limits, hostile, webhook-fan-out.
+     */
     only: { type: 'string' },
     'big-history': { type: 'string', default: '1000000' },
     'webhook-rate': { type: 'string', default: '1200' },
     /** Scales the ticketing scenarios' fixed sizes (2,000 buyers, 500 seats, 2,000 orders), e.g. 0.1 for a quick try. */
     'ticketing-scale': { type: 'string', default: '1' },
+    /** Paid orders the analytics-at-scale scenario seeds, with twice as many tickets, e.g. 100000 for a quick try. */
+    'analytics-orders': { type: 'string', default: '1000000' },
     /** More Node flags for the server process, after those of its `start` script (e.g. `--max-old-space-size=1024`). */
     'node-flags': { type: 'string' },
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
@@ -137,6 +144,7 @@ async function main() {
       return { running, measure: (request) => measure(load(running.url, request), running) };
     },
     ticketingScale: Number(values['ticketing-scale']),
+    analyticsOrders: Number(values['analytics-orders']),
   };
 
   const measureWrite = () => measure(load(ceilings.url, () => ({ method: 'POST', path: '/write' })), ceilings);
@@ -150,7 +158,10 @@ async function main() {
 
   const notes: string[] = [];
   const writes = [first.requestsPerSecond];
-  const selected = values.only ? SCENARIOS.filter((s) => values.only!.split(',').includes(s.name)) : SCENARIOS;
+  const only = values.only?.split(',');
+  const unknown = only?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
+  if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')}; the scenarios: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const selected = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
   for (const [i, scenario] of selected.entries()) {
     // The machine's speed drifts (other work on it, the database warming up): each scenario is compared with a
     // write ceiling measured just before it, not with the one at the start.

@@ -1,4 +1,7 @@
 import { accessCheck, entitlementGrant, sessionOpen } from './access';
+import { analyticsAtScale } from './analytics';
+import { attendeeExport } from './attendee-export';
+import { doorScans } from './door-scans';
 import { floor } from './floor';
 import { heartbeat } from './heartbeat';
 import { hostile } from './hostile';
@@ -23,6 +26,9 @@ export const SCENARIOS: Scenario[] = [
   paymentConfirmations,
   publicEventPage,
   signedInRead,
+  doorScans,
+  analyticsAtScale,
+  attendeeExport,
   rateLimits,
   hostile,
   webhookFanOut,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { liveStream } from './seed';
 import type { Context } from './types';
 
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
 export const publishable = (ctx: Context) => ({ 'svc-publishable-key': ctx.publishableKey });
 
@@ -23,20 +23,23 @@ export interface SeededEvent {
   organization: string;
 }
 
-/** A published event a week from now with one priced ticket type (optionally a stream its tickets open). */
+/**
+ * A published event with one priced ticket type (optionally a stream its tickets open): a week from now for two
+ * hours, unless `startsInHours` says otherwise (negative: already on).
+ */
 export async function publishedEvent(
   ctx: Context,
   name: string,
   ticket: Record<string, unknown>,
-  options: { stream?: boolean } = {},
+  options: { stream?: boolean; startsInHours?: number } = {},
 ): Promise<SeededEvent> {
   const org = await benchOrganization(ctx);
   const stream = options.stream ? (await liveStream(ctx)).id : undefined;
   const { data: event } = await ctx.api.call('POST', '/v1/organizer/events', {
     organization: org,
     name: `${name} ${randomUUID().slice(0, 6)}`,
-    starts_at: inDays(7),
-    ends_at: new Date(Date.now() + 7 * 86_400_000 + 7_200_000).toISOString(),
+    starts_at: inHours(options.startsInHours ?? 7 * 24),
+    ends_at: inHours((options.startsInHours ?? 7 * 24) + 2),
     ...(stream ? { live_stream: stream } : {}),
   });
   const { data: type } = await ctx.api.call('POST', `/v1/organizer/events/${event.id}/ticket_types`, { name: 'Regular', pricing_mode: 'fixed', price: 150_000, ...ticket });

@@ -21,6 +21,8 @@ export interface Context {
   another: (env: Record<string, string>) => Promise<{ running: Running; measure: Measure }>;
   /** Scales the ticketing scenarios' sizes (1 = as the issue sets them). */
   ticketingScale: number;
+  /** Paid orders the analytics-at-scale scenario seeds (twice as many tickets). */
+  analyticsOrders: number;
 }
 
 export type Measure = (request: Load['request']) => Promise<Result>;
