@@ -68,10 +68,17 @@ describe('the packed packages, installed with npm outside the workspace', () => 
       expect(child.status, child.stdout + child.stderr).toBe(0);
       return Number(/cpu-ms (\d+)/.exec(child.stderr)![1]);
     };
-    const baseline = Math.min(cpu('tsconfig.baseline.json'), cpu('tsconfig.baseline.json'));
-    const budget = Math.min(cpu('tsconfig.budget.json'), cpu('tsconfig.budget.json'));
+    // Interleaved, best of three each: a burst of other work then weighs on both sides alike.
+    const baselines: number[] = [];
+    const budgets: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      baselines.push(cpu('tsconfig.baseline.json'));
+      budgets.push(cpu('tsconfig.budget.json'));
+    }
+    const baseline = Math.min(...baselines);
+    const budget = Math.min(...budgets);
     console.log(`type-check of use.mts: ${budget} ms CPU; the same Node project without the SDK: ${baseline} ms`);
     expect(budget).toBeLessThan(2000);
     expect(budget - baseline).toBeLessThan(500);
-  }, 120_000);
+  }, 180_000);
 });
