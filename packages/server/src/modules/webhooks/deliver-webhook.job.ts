@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { permittedAddresses, UrlRefused } from '../../core/outbound/url-policy';
 import type { JobDefinition } from '../../jobs/queue';
 import { sendInTransaction } from '../../jobs/send-in-transaction';
@@ -41,51 +40,77 @@ async function attempt(deps: WebhookWorkerDeps, d: DeliveryForAttempt): Promise<
   return redirected ? { ...logged, error: 'redirect_not_followed' } : logged;
 }
 
-/** The deliveries that got one of their endpoint's slots, in one transaction whatever the endpoints. */
+/** The deliveries that got one of their endpoint's slots, in one statement whatever the endpoints. */
 async function lease(deps: WebhookWorkerDeps, deliveries: DeliveryForAttempt[]): Promise<{ leased: DeliveryForAttempt[]; busy: string[] }> {
-  const taken = new Set(
-    await deps.db.transaction().execute(async (trx) => {
-      // A lease lost in a crash only means the delivery is tried later: not worth waiting for the disk.
-      await sql`set local synchronous_commit = off`.execute(trx);
-      return leaseSlots(trx, deliveries, deps.concurrencyPerEndpoint, deps.leaseSeconds);
-    }),
-  );
+  const taken = new Set(await leaseSlots(deps.db, deliveries, deps.concurrencyPerEndpoint, deps.leaseSeconds));
   return { leased: deliveries.filter((d) => taken.has(d.id)), busy: deliveries.filter((d) => !taken.has(d.id)).map((d) => d.id) };
 }
 
-/** Attempts the leased deliveries side by side and records each outcome (which frees its slot). */
-const attemptAll = (deps: WebhookWorkerDeps, leased: DeliveryForAttempt[]) =>
-  Promise.allSettled(leased.map(async (d) => recordOutcome(deps, d, await attempt(deps, d))));
+/** How long a delivery waits in its job for a slot of its endpoint before it is queued again for a second later. */
+const SLOT_WAIT_MS = 1_000;
+/** Another process may free a slot too, which this one does not hear of: look again this often. */
+const SLOT_POLL_MS = 100;
+
+/** One attempt, its outcome recorded (which frees its slot); then a delivery waiting for the slot is woken. */
+async function attemptOne(deps: WebhookWorkerDeps, d: DeliveryForAttempt): Promise<unknown> {
+  try {
+    await recordOutcome(deps, d, await attempt(deps, d));
+    return undefined;
+  } catch (err) {
+    return err ?? new Error('webhook attempt failed');
+  } finally {
+    deps.freedSlots.freed(d.endpoint_id);
+  }
+}
+
+/**
+ * Leases one endpoint's waiting deliveries as its slots free, starting each attempt at once; what is still
+ * waiting after `SLOT_WAIT_MS` is returned, to be queued again.
+ */
+async function leaseAsSlotsFree(deps: WebhookWorkerDeps, waiting: DeliveryForAttempt[], attempts: Promise<unknown>[]): Promise<string[]> {
+  const endpointId = waiting[0]!.endpoint_id;
+  const until = Date.now() + SLOT_WAIT_MS;
+  let left = waiting;
+  while (left.length > 0 && Date.now() < until) {
+    await deps.freedSlots.next(endpointId, Math.min(SLOT_POLL_MS, until - Date.now()));
+    const { leased, busy } = await lease(deps, left);
+    attempts.push(...leased.map((d) => attemptOne(deps, d)));
+    const stillBusy = new Set(busy);
+    left = left.filter((d) => stillBusy.has(d.id));
+  }
+  return left.map((d) => d.id);
+}
 
 /**
  * Tries queued deliveries once each. Safe to run twice: only a `queued` delivery holding a free slot of its
  * endpoint is attempted. A batch costs one read, one lease transaction, the POSTs, and a share of the writes
- * of the successes finishing meanwhile; a second lease when some found their endpoint's slots busy.
+ * of the successes finishing meanwhile. A delivery whose endpoint has all its slots in use waits for the next
+ * one to free, in this job, and leases it then: an endpoint's attempts follow one another without waiting for
+ * a whole batch to end.
  */
 export async function deliverWebhooks(deps: WebhookWorkerDeps, deliveryIds: readonly string[]): Promise<void> {
   const found = (await findDeliveriesForAttempt(deps.db, [...new Set(deliveryIds)])).filter((d) => d.state === 'queued');
   const disabled = new Set(found.filter((d) => d.endpoint_status !== 'enabled').map((d) => d.endpoint_id));
   for (const endpointId of disabled) await failOpenDeliveries(deps.db, endpointId);
-  const first = await lease(deps, found.filter((d) => !disabled.has(d.endpoint_id)));
-  const results = await attemptAll(deps, first.leased);
-  if (first.busy.length > 0) {
-    // The endpoint's slots were busy (or another job held the delivery). This batch's attempts have just freed
-    // some: one more try now, and what is still busy is looked at again in a second.
-    const busy = new Set(first.busy);
-    const second = await lease(deps, found.filter((d) => busy.has(d.id)));
-    if (second.busy.length > 0) await deps.db.transaction().execute((trx) => sendInTransaction(trx, deliveryJobs(second.busy, 1)));
-    results.push(...(await attemptAll(deps, second.leased)));
-  }
-  const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-  for (const f of failed) deps.log.error({ err: f.reason }, 'webhook delivery failed');
+  const candidates = found.filter((d) => !disabled.has(d.endpoint_id));
+  const first = await lease(deps, candidates);
+  const attempts = first.leased.map((d) => attemptOne(deps, d));
+  const busy = new Set(first.busy);
+  const waiting = new Map<string, DeliveryForAttempt[]>();
+  for (const d of candidates.filter((c) => busy.has(c.id))) waiting.set(d.endpoint_id, [...(waiting.get(d.endpoint_id) ?? []), d]);
+  const requeue = (await Promise.all([...waiting.values()].map((group) => leaseAsSlotsFree(deps, group, attempts)))).flat();
+  if (requeue.length > 0) await deps.db.transaction().execute((trx) => sendInTransaction(trx, deliveryJobs(requeue, 1)));
+  const failed = (await Promise.all(attempts)).filter((err) => err !== undefined);
+  for (const err of failed) deps.log.error({ err }, 'webhook delivery failed');
   // pg-boss retries the batch; deliveries already settled are skipped on the retry.
-  if (failed.length > 0) throw failed[0]!.reason;
+  if (failed.length > 0) throw failed[0];
 }
 
 export const deliverWebhookJob = (deps: WebhookWorkerDeps): JobDefinition<DeliverWebhookJob> => ({
   ...deliverWebhook,
   // Two loops of 5 jobs each (a job holds one event's deliveries): an endpoint receiving every event gets 5
-  // at a time from each loop, within its cap of 10 in flight, which the database keeps across processes.
+  // at a time from each loop, within its cap of 10 in flight, which the database keeps across processes; a
+  // delivery over the cap waits in its job for the next slot to free.
   work: { workers: 2, batchSize: 5, pollingIntervalSeconds: 0.5 },
   // A batch's POSTs run at once, each within the 10 s timeout: a job still active after 30 s lost its process.
   expireInSeconds: 30,

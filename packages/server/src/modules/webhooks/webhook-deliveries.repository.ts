@@ -1,6 +1,6 @@
 import { type Insertable, sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
-import type { Executor } from '../../db/database';
+import type { Database, Executor } from '../../db/database';
 import type { DeliveryState, EventLogTable } from '../../db/events-webhooks.schema';
 import { scoped, type Scope } from '../../core/scope';
 
@@ -92,45 +92,20 @@ export type DeliveryForAttempt = Awaited<ReturnType<typeof findDeliveriesForAtte
 
 /**
  * Takes free concurrency slots (each endpoint has `limit`) for queued deliveries, in the order given; answers
- * the ids that got one. Locking the endpoints' rows (in id order, so two callers cannot deadlock) makes the
- * count and the take one step across processes; a slot expires by itself if its holder dies. Call inside a
- * transaction: one for any number of deliveries and endpoints.
+ * the ids that got one. One statement (`lease_webhook_slots`), its own transaction: call it outside any other.
+ * A slot expires by itself if its holder dies.
  */
 export async function leaseSlots(
-  db: Executor,
+  db: Database,
   deliveries: ReadonlyArray<{ id: string; endpoint_id: string }>,
   limit: number,
   leaseSeconds: number,
 ): Promise<string[]> {
-  const endpointIds = [...new Set(deliveries.map((d) => d.endpoint_id))].sort();
-  if (endpointIds.length === 0) return [];
-  // NO KEY UPDATE: it orders lessors among themselves without waiting for the transactions that are adding
-  // deliveries to these endpoints (their foreign keys hold KEY SHARE locks, which FOR UPDATE would queue behind).
-  const locked = await db.selectFrom('webhook_endpoints').select('id').where('id', 'in', endpointIds).orderBy('id').forNoKeyUpdate().execute();
-  const held = await db
-    .selectFrom('webhook_deliveries')
-    .select(['endpoint_id', sql<number>`count(*)::int`.as('held')])
-    .where('endpoint_id', 'in', endpointIds)
-    .where('leased_until', '>', sql<Date>`now()`)
-    .groupBy('endpoint_id')
-    .execute();
-  const free = new Map(locked.map((e) => [e.id, limit]));
-  for (const h of held) free.set(h.endpoint_id, limit - h.held);
-  const wanted = deliveries.filter((d) => {
-    const left = free.get(d.endpoint_id) ?? 0;
-    free.set(d.endpoint_id, left - 1);
-    return left > 0;
-  });
-  if (wanted.length === 0) return [];
-  const taken = await db
-    .updateTable('webhook_deliveries')
-    .set({ leased_until: sql<Date>`now() + make_interval(secs => ${leaseSeconds})` })
-    .where('id', 'in', wanted.map((d) => d.id))
-    .where('state', '=', 'queued')
-    .where((eb) => eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', sql<Date>`now()`)]))
-    .returning('id')
-    .execute();
-  return taken.map((r) => r.id);
+  if (deliveries.length === 0) return [];
+  const { rows } = await sql<{ id: string }>`
+    select lease_webhook_slots(${deliveries.map((d) => d.id)}::text[], ${deliveries.map((d) => d.endpoint_id)}::text[],
+      ${limit}::int, ${leaseSeconds}::int) as id`.execute(db);
+  return rows.map((r) => r.id);
 }
 
 export interface AttemptOutcome {

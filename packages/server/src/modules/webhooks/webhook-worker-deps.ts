@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { classifyAddress, type HostResolver } from '../../core/outbound/url-policy';
 import type { SecretBox } from '../../core/secret-box';
 import type { Database } from '../../db/database';
+import type { FreedSlots } from './freed-slots';
 import type { WebhookAgents } from './webhook-agents';
 
 /** What the delivery job and the retry scheduler run on; tests replace the clock, randomness and DNS. */
@@ -16,6 +17,8 @@ export interface WebhookWorkerDeps {
   resolveHost: HostResolver;
   /** Keep-alive connections to receivers, pinned to checked addresses. */
   agents: WebhookAgents;
+  /** Wakes a delivery waiting for its endpoint's slot when this process's attempt frees one. */
+  freedSlots: FreedSlots;
   timeoutMs: number;
   /** `deny`: test-mode endpoints on loopback addresses are refused at delivery too (`SVC_WEBHOOKS_PRIVATE_IN_TEST`). */
   privateInTest: 'allow' | 'deny';

@@ -3,6 +3,7 @@ import { systemResolver } from '../../core/outbound/url-policy';
 import type { SecretBox } from '../../core/secret-box';
 import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/queue';
+import { FreedSlots } from './freed-slots';
 import { deliverWebhookJob } from './deliver-webhook.job';
 import { RetryScheduler } from './retry-scheduler';
 import { WebhookAgents } from './webhook-agents';
@@ -15,7 +16,7 @@ export class WebhookWorker {
 
   constructor(base: { db: Database; secrets: SecretBox; log: Logger } & Partial<WebhookWorkerDeps>) {
     const given = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as typeof base;
-    this.deps = { clock: () => new Date(), random: Math.random, resolveHost: systemResolver, agents: new WebhookAgents(), ...DELIVERY_DEFAULTS, ...given };
+    this.deps = { clock: () => new Date(), random: Math.random, resolveHost: systemResolver, agents: new WebhookAgents(), freedSlots: new FreedSlots(), ...DELIVERY_DEFAULTS, ...given };
     this.scheduler = new RetryScheduler(this.deps);
   }
 
