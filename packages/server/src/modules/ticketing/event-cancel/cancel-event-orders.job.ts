@@ -19,7 +19,7 @@ const BATCH = 100;
  * orders by id: a large event is worked through in pieces, and a job run again (a retry, a lost process)
  * starts over and finds only what is still to do.
  */
-export async function cancelOrdersOfEvent(ctx: AppContext, scope: Scope, eventId: string): Promise<number> {
+export async function cancelOrdersOfEvent(ctx: AppContext, scope: Scope, eventId: string, batch = BATCH): Promise<number> {
   let after = '';
   let settled = 0;
   for (;;) {
@@ -32,10 +32,10 @@ export async function cancelOrdersOfEvent(ctx: AppContext, scope: Scope, eventId
       .where('status', 'in', ['pending', 'paid', 'partially_refunded'])
       .where('id', '>', after)
       .orderBy('id')
-      .limit(BATCH)
+      .limit(batch)
       .execute();
     for (const { id } of ids) if (await settleOrderOfCancelledEvent(ctx, scope, id)) settled++;
-    if (ids.length < BATCH) return settled;
+    if (ids.length < batch) return settled;
     after = ids.at(-1)!.id;
   }
 }
