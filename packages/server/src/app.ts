@@ -10,6 +10,7 @@ import { ApiError } from './core/errors';
 import { idempotency } from './core/idempotency';
 import { inputGuard } from './core/input-guard';
 import { jsonBody } from './core/json-body';
+import { sendJsonBytes } from './core/json-bytes';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { refusedBodies } from './core/refused-body';
@@ -32,6 +33,7 @@ export function createApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   // Every answer is built for its request; hashing each body for an ETag costs more than the rare 304 saves.
   app.set('etag', false);
+  sendJsonBytes(app);
   app.set('trust proxy', ctx.config.TRUST_PROXY);
   // `expand[]=a`, `expand[0]=a` and `metadata[key]=v` need bracket parsing.
   app.set('query parser', (query: string) => qs.parse(query, { depth: 2, arrayLimit: 100, parameterLimit: 200 }));

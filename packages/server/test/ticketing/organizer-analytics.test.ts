@@ -208,6 +208,15 @@ describe('organizer analytics', () => {
     expect(await read({ period: '7d' })).toBe(1);
     expect(await read({ period: '7d', compare: 'true' })).toBe(2);
     expect(await read({ period: '8d' })).toBe(2);
+    // A kept answer is sent as the very bytes and headers of the first, for a key and for a member.
+    const owner = await signedInMember(t, tenant, org.id, 'owner');
+    for (const [who, query] of [[sk(tenant), { organization: org.id, period: '9d' }], [owner, { period: '9d' }]] as const) {
+      const first = await get('/v1/organizer/analytics/events', who, query);
+      const kept = await get('/v1/organizer/analytics/events', who, query);
+      expect([first.status, kept.status]).toEqual([200, 200]);
+      expect(kept.text).toBe(first.text);
+      expect([kept.headers['content-type'], kept.headers['content-length']]).toEqual(['application/json; charset=utf-8', String(Buffer.byteLength(first.text))]);
+    }
     // A kept answer is the tenant's and environment's: another tenant's key naming the organization still gets 422.
     const other = await roomyTenant();
     expectError(await get('/v1/organizer/analytics', sk(other), { organization: org.id, period: '7d' }), 422, 'validation_failed');

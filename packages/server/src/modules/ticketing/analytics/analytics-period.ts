@@ -1,3 +1,5 @@
+import type { JsonBytes } from '../../../core/json-bytes';
+
 const DAY = 86_400_000;
 
 export interface Window {
@@ -50,17 +52,17 @@ const MAX_ENTRIES = 2_000;
  * Answers kept for five minutes per process, keyed by everything that shapes them (organization, route, period,
  * compare, event, revenue visibility). The rollups make a miss cheap; the cache keeps a dashboard's polling off them.
  */
-export class AnalyticsCache {
-  private entries = new Map<string, { at: number; value: unknown }>();
+export class AnalyticsCache<T = JsonBytes> {
+  private entries = new Map<string, { at: number; value: T }>();
 
   /** The answer kept under `key`, if it is still fresh. */
-  peek<T>(key: string): T | undefined {
+  peek(key: string): T | undefined {
     const hit = this.entries.get(key);
-    return hit && Date.now() - hit.at < CACHE_TTL_SECONDS * 1000 ? (hit.value as T) : undefined;
+    return hit && Date.now() - hit.at < CACHE_TTL_SECONDS * 1000 ? hit.value : undefined;
   }
 
-  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.peek<T>(key);
+  async get(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.peek(key);
     if (hit !== undefined) return hit;
     const value = await load();
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);

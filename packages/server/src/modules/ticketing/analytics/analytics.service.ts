@@ -2,6 +2,7 @@ import { contract, type AnalyticsQuery } from '@svc/contract';
 import type { ServerInferResponseBody } from '@ts-rest/core';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
+import { asBody, JsonBytes } from '../../../core/json-bytes';
 import { nowOf } from '../orders/order-transitions';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { analyticsCallerOf, type AnalyticsCaller } from './analytics-caller';
@@ -21,20 +22,27 @@ type Build<T> = (ctx: AppContext, who: AnalyticsCaller, period: Period, query: E
 const keyOf = (route: string, caller: OrganizerCaller, organization: string, query: EventQuery, revenueVisible: boolean) =>
   [route, caller.scope.tenantId, caller.scope.livemode, organization, query.period, query.compare, query.event_id ?? '', query.limit ?? '', revenueVisible].join('|');
 
+/**
+ * The report's answer, serialized once when it is made and kept so: a kept answer is sent as its bytes
+ * (`core/json-bytes.ts`), typed as the body it holds.
+ */
 async function answer<T>(ctx: AppContext, caller: OrganizerCaller, route: string, query: EventQuery, build: Build<T>): Promise<T> {
   // A secret key that names the organization sees revenue and holds no membership to check: an answer kept for it
   // (made after the organization, and the event if named, were found in this tenant and environment; neither is
   // ever deleted or moved) is served without reading them again.
   if (caller.kind === 'secret' && query.organization) {
-    const kept = cacheOf(ctx).peek<T>(keyOf(route, caller, query.organization, query, true));
-    if (kept !== undefined) return kept;
+    const kept = cacheOf(ctx).peek(keyOf(route, caller, query.organization, query, true));
+    if (kept !== undefined) return asBody<T>(kept);
   }
   const who = await analyticsCallerOf(ctx, caller, query.organization);
   const filter: q.Filter = { organizationId: who.organization.id, eventId: query.event_id };
   if (query.event_id && !(await q.eventOfOrganization(ctx.db, who.organization.id, query.event_id))) {
     throw ApiError.notFound('event', query.event_id);
   }
-  return cacheOf(ctx).get(keyOf(route, caller, who.organization.id, query, who.revenueVisible), () => build(ctx, who, periodOf(query.period, who.organization.timezone, nowOf(ctx)), query, filter));
+  const json = await cacheOf(ctx).get(keyOf(route, caller, who.organization.id, query, who.revenueVisible), async () =>
+    new JsonBytes(await build(ctx, who, periodOf(query.period, who.organization.timezone, nowOf(ctx)), query, filter)),
+  );
+  return asBody<T>(json);
 }
 
 const rangeOf = (who: AnalyticsCaller, p: Period) => ({ from: p.current.from, to: p.current.to, timezone: who.organization.timezone });
