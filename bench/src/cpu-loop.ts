@@ -25,6 +25,8 @@ const { values } = parseArgs({
     server: { type: 'string', default: 'dist/main.js' },
     /** The server's `LOG_LEVEL`; by default unset, as `pnpm start` runs it. */
     'log-level': { type: 'string', default: '' },
+    /** Published events of a new organization, named in the paths as `{organization}` (none made by default). */
+    'organizer-events': { type: 'string', default: '0' },
   },
 });
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -64,6 +66,25 @@ function freePort(): Promise<number> {
   });
 }
 
+/** An organization with `events` published events of one ticket type each, for the organizer's paths; its id. */
+async function organizerSeed(api: Api, events: number): Promise<string> {
+  if (events === 0) return '';
+  const { data: org } = await api.call('POST', '/v1/organizations', { name: 'Loop organization', handle: `loop_${randomBytes(4).toString('hex')}`, kind: 'brand' });
+  const starts = Date.now() + 30 * 86_400_000;
+  await pool(Array.from({ length: events }, (_, i) => i), 4, async (i) => {
+    const { data: event } = await api.call('POST', '/v1/organizer/events', {
+      organization: org.id,
+      name: `Loop Show ${String(i).padStart(3, '0')}`,
+      starts_at: new Date(starts).toISOString(),
+      ends_at: new Date(starts + 7_200_000).toISOString(),
+      capacity: 1000,
+    });
+    await api.call('POST', `/v1/organizer/events/${event.id}/ticket_types`, { name: 'Regular', pricing_mode: 'fixed', price: 50_000 + (i % 10) * 10_000 });
+    await api.call('POST', `/v1/organizer/events/${event.id}/publish`);
+  });
+  return org.id;
+}
+
 async function main() {
   const name = `svc_loop_${Date.now()}`;
   await admin(`CREATE DATABASE ${name}`);
@@ -99,9 +120,10 @@ async function main() {
     await pool(Array.from({ length: 200 }, (_, i) => i), 10, async (i) => {
       await api.call('POST', '/v1/streams/live_streams', { metadata: { tier: i % 4 === 0 ? 'gold' : 'standard' } });
     });
+    const organization = await organizerSeed(api, Number(values['organizer-events']));
     const n = Number(values.requests);
     const connections = Number(values.connections);
-    for (const path of values.paths.split(',')) {
+    for (const path of values.paths.split(',').map((p) => p.replaceAll('{organization}', organization))) {
       const size = (await (await fetch(`${svc.url}${path}`, { headers: { authorization } })).arrayBuffer()).byteLength;
       // Warm-up: the JIT and the database's caches.
       await loop(svc.url, path, authorization, Math.min(1000, n), connections);
