@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
@@ -21,18 +22,6 @@ const COLUMNS = [
 /** A cell a spreadsheet would run as a formula is prefixed with `'`, so it is shown as text. */
 export const escapeCell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
-const NEEDS_QUOTES = /[",\n\r]/;
-
-/**
- * One text cell, written as csv-stringify writes it (the export's format since it began): nothing for null, the
- * formula escape, then quotes around a cell holding a comma, a quote or a line break, its quotes doubled.
- */
-export function csvCell(value: string | null): string {
-  if (value === null) return '';
-  const text = escapeCell(value);
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
 /** Only the columns the CSV shows: the attendee list's other columns (JSON among them) would be read for nothing. */
 const exportRows = (ctx: AppContext, scope: Scope, eventId: string) =>
   attendeesOf(ctx.db, scope, eventId)
@@ -46,23 +35,19 @@ const exportRows = (ctx: AppContext, scope: Scope, eventId: string) =>
 
 export type ExportRow = Awaited<ReturnType<ReturnType<typeof exportRows>['executeTakeFirstOrThrow']>>;
 
-/**
- * One attendee's cells in the order of `COLUMNS`. Joined (not concatenated one by one, which leaves a rope of a node
- * per piece alive until the text is written), each line is one flat string, and its cells are garbage at once.
- */
+/** One attendee's cells in the order of `COLUMNS`. */
 const cellsOf = (r: ExportRow) => [
-  csvCell(r.attendee_id), csvCell(r.id), csvCell(r.first_name), csvCell(r.last_name), csvCell(r.email), csvCell(r.phone),
-  csvCell(r.status), csvCell(r.review_status), csvCell(r.ticket_type_name), csvCell(r.order_code), r.comp ? 'true' : 'false',
-  csvCell(r.invite_status), csvCell(r.ticket_delivery_status), r.checked_in ? 'true' : 'false', csvCell(new Date(r.created_at).toISOString()),
+  r.attendee_id, r.id, r.first_name, r.last_name, r.email, r.phone, r.status, r.review_status, r.ticket_type_name,
+  r.order_code, r.comp, r.invite_status, r.ticket_delivery_status, r.checked_in, new Date(r.created_at).toISOString(),
 ];
 
-/** The CSV text of one batch (with the header first), each line ended by `\n`. */
-export function csvOf(rows: ExportRow[], header: boolean): string {
-  const lines: string[] = header ? [COLUMNS.join(',')] : [];
-  for (const row of rows) lines.push(cellsOf(row).join(','));
-  lines.push('');
-  return lines.join('\n');
-}
+/** The CSV text of one batch (with the header first), written to the response as one chunk. */
+export const csvOf = (rows: ExportRow[], header: boolean): string =>
+  stringify(rows.map(cellsOf), {
+    header,
+    columns: [...COLUMNS],
+    cast: { string: escapeCell, boolean: (v) => (v ? 'true' : 'false') },
+  });
 
 /** The export's chunks: the CSV of one keyset batch each, the header in the first. */
 export async function* attendeeCsvChunks(ctx: AppContext, scope: Scope, eventId: string) {
