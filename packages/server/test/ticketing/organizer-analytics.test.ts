@@ -1,86 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { bearer, useTestServer, type TestServer } from '../harness';
-import { expectError, expectStatus } from '../kit/expect';
-import { writePageViews } from '../kit/page-views';
-import { advance, newPhone, signInByPhone } from '../identity/identity-fixtures';
-import { secretOf } from './attendees-fixtures';
-import { makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant, signedInMember } from './catalogue-fixtures';
-import { pk } from './booking-fixtures';
-import { card, pay, sessionOf } from './payments-fixtures';
+import { useTestServer } from '../harness';
+import { expectStatus } from '../kit/expect';
+import { makeOrganization, makePublishedEvent, sk } from './catalogue-fixtures';
+import { analyticsKit } from './analytics-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
+const { roomyTenant, at, dateOf, setClock, buy, seed, get } = analyticsKit(t);
 
-/** A tenant whose publishable key is not rate limited by the burst of bookings and reads a test makes. */
-async function roomyTenant(name?: string) {
-  const tenant = await t.tenant(name);
-  await t.ctx.db.updateTable('tenants').set({ rate_limit_publishable: 10_000 }).where('id', '=', tenant.tenant.id).execute();
-  return tenant;
-}
-
-const DAY = 86_400_000;
-const HOUR = 3_600_000;
-/** Today in Nairobi (UTC+3 all year): the organization's calendar. */
-const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Africa/Nairobi' }).format(new Date());
-const D0 = Date.parse(`${today}T00:00:00Z`);
-/** A moment on a Nairobi day (0 = today) at a local hour. */
-const at = (day: number, hour: number) => new Date(D0 + day * DAY + (hour - 3) * HOUR);
-const dateOf = (day: number) => new Date(D0 + day * DAY).toISOString().slice(0, 10);
-const setClock = (when: Date) => {
-  t.ctx.clock = () => new Date(when);
-};
-
-let n = 0;
-const person = (email: string) => ({ first_name: 'Amina', last_name: `Kamau${n++}`, email, phone: null });
-
-/** Books and pays by card at `when`; answers the order. */
-async function buy(tenant: Tenant, event: string, ticketType: string, when: Date, emails: string[], extra: Record<string, unknown> = {}) {
-  setClock(when);
-  const body = { ticket_id: ticketType, quantity: emails.length, buyer_name: 'Amina Kamau', buyer_email: 'buyer@example.test', attendees: emails.map(person), ...extra };
-  const { booking, payment } = expectStatus(await t.http().post(`/v1/events/${event}/book`).set(pk(tenant)).send(body), 201).data;
-  expectStatus(await pay(t, sessionOf(payment), card('4242424242424242')), 200);
-  return booking as { id: string };
-}
-
-/**
- * One organization in Nairobi with two events, sales over three days (one at 00:30 local, which is the day before
- * in UTC), a coupon, a partial refund, page views, a check-in. The expected figures are worked out by hand below.
- */
-async function seed() {
-  const tenant = await roomyTenant();
-  const org = await makeOrganization(t, tenant, { timezone: 'Africa/Nairobi' });
-  const e1 = await makePublishedEvent(t, tenant, org.id, { name: 'Jazz Night', capacity: 100 }, { name: 'GA', price: 1000 });
-  const vip = await makeTicketType(t, tenant, e1.event.id, { name: 'VIP', price: 5000 });
-  const e2 = await makePublishedEvent(t, tenant, org.id, { name: 'Poetry Slam' }, { name: 'Floor', price: 2000 });
-  expectStatus(await t.http().post(`/v1/organizer/events/${e2.event.id}/coupons`).set(sk(tenant)).send({ code: 'SAVE10', discount_type: 'percent', value: 10 }), 201);
-
-  // Day 0 at 00:30 Nairobi (21:30 UTC on day -1): 2 × GA = 2000.
-  const first = await buy(tenant, e1.event.slug, e1.ticketType.id, at(0, 0.5), ['a@example.test', 'b@example.test']);
-  // Day -1 at 23:30 Nairobi: 1 × VIP = 5000.
-  await buy(tenant, e1.event.slug, vip.id, at(-1, 23.5), ['e@example.test']);
-  // Day -2: 3 × Floor = 6000 less 10% = 5400; A@EXAMPLE.TEST is a@example.test again, at another event.
-  await buy(tenant, e2.event.slug, e2.ticketType.id, at(-2, 10), ['A@Example.Test', 'c@example.test', 'd@example.test'], { coupon_code: 'SAVE10' });
-  // 500 of the first order goes back (today, in real time).
-  expectStatus(await t.http().post(`/v1/orders/${first.id}/refunds`).set(sk(tenant)).set('Idempotency-Key', `r-${first.id}`).send({ amount: 500 }), 201);
-  // Three visitors read Jazz Night, one of them twice: 3 views, 3 unique visitors (today).
-  for (const agent of ['ua-1', 'ua-2', 'ua-3', 'ua-1']) {
-    expectStatus(await t.http().get(`/v1/events/${e1.event.slug}`).set(pk(tenant)).set('User-Agent', agent), 200);
-  }
-  await writePageViews(t);
-  // One of Jazz Night's three tickets is scanned in at the door, twice (an exit between): it counts once.
-  const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('order_id', '=', first.id).orderBy('position').executeTakeFirstOrThrow();
-  const secret = await secretOf(t, ticket.id);
-  for (const type of ['entry', 'exit', 'entry']) {
-    const scan = expectStatus(await t.http().post(`/v1/organizer/events/${e1.event.slug}/checkins`).set(sk(tenant)).send({ secret, type, force: true }), 200);
-    expect(scan.data.status).toBe('ok');
-  }
-  setClock(at(0, 12));
-  return { tenant, org, e1, e2 };
-}
-
-const get = (path: string, headers: Record<string, string>, query: Record<string, string> = {}) => t.http().get(path).query(query).set(headers);
-
-describe('organizer analytics', () => {
+describe('organizer analytics figures', () => {
   it('answers the worked figures: periods, compare, timezone days, refunds, coupons, audience, utilization', async () => {
     const { tenant, org, e1, e2 } = await seed();
     const owner = sk(tenant);
@@ -194,85 +122,4 @@ describe('organizer analytics', () => {
     expect(await snapshot()).toEqual(oneByOne);
   });
 
-  it('keeps an answer for five minutes per organization, period and compare', async () => {
-    const tenant = await roomyTenant();
-    const org = await makeOrganization(t, tenant);
-    const { event, ticketType } = await makePublishedEvent(t, tenant, org.id, {}, { price: 1000 });
-    await buy(tenant, event.slug, ticketType.id, at(0, 9), ['k@example.test']);
-    setClock(at(0, 12));
-    const read = async (query: Record<string, string>) =>
-      expectStatus(await get('/v1/organizer/analytics', sk(tenant), { organization: org.id, ...query }), 200).data.stats.tickets_sold.value;
-    expect(await read({ period: '7d' })).toBe(1);
-    await buy(tenant, event.slug, ticketType.id, at(0, 10), ['l@example.test']);
-    setClock(at(0, 12));
-    expect(await read({ period: '7d' })).toBe(1);
-    expect(await read({ period: '7d', compare: 'true' })).toBe(2);
-    expect(await read({ period: '8d' })).toBe(2);
-    // A kept answer is sent as the very bytes and headers of the first, for a key and for a member.
-    const owner = await signedInMember(t, tenant, org.id, 'owner');
-    for (const [who, query] of [[sk(tenant), { organization: org.id, period: '9d' }], [owner, { period: '9d' }]] as const) {
-      const first = await get('/v1/organizer/analytics/events', who, query);
-      const kept = await get('/v1/organizer/analytics/events', who, query);
-      expect([first.status, kept.status]).toEqual([200, 200]);
-      expect(kept.text).toBe(first.text);
-      expect([kept.headers['content-type'], kept.headers['content-length']]).toEqual(['application/json; charset=utf-8', String(Buffer.byteLength(first.text))]);
-    }
-    // A kept answer is the tenant's and environment's: another tenant's key naming the organization still gets 422.
-    const other = await roomyTenant();
-    expectError(await get('/v1/organizer/analytics', sk(other), { organization: org.id, period: '7d' }), 422, 'validation_failed');
-  });
-
-  it('shows revenue only to owners, admins, tenant owners and secret keys', async () => {
-    const { tenant, org } = await seed();
-    const restricted = bearer(expectStatus(await t.http().post('/v1/keys').set(sk(tenant)).send({ type: 'restricted', scopes: ['events:read'] }), 201).data.secret);
-    const owner = await signedInMember(t, tenant, org.id, 'owner');
-    const admin = await signedInMember(t, tenant, org.id, 'admin');
-    const manager = await signedInMember(t, tenant, org.id, 'manager');
-    const viewer = await signedInMember(t, tenant, org.id, 'viewer');
-    const finance = await signedInMember(t, tenant, org.id, 'finance');
-    for (const [who, sees] of [[owner, true], [admin, true], [manager, false], [viewer, false], [finance, false], [restricted, false]] as const) {
-      const query: Record<string, string> = who === restricted ? { organization: org.id } : {};
-      const overview = expectStatus(await get('/v1/organizer/analytics', who, query), 200).data;
-      expect('total_revenue' in overview.stats).toBe(sees);
-      expect('sales_trend' in overview).toBe(sees);
-      expect(overview.top_events.every((e: object) => 'revenue' in e)).toBe(sees);
-      expect(overview.stats.tickets_sold.value).toBe(6);
-      const events = expectStatus(await get('/v1/organizer/analytics/events', who, query), 200).data;
-      expect(events.every((e: object) => 'revenue' in e)).toBe(sees);
-      const revenue = await get('/v1/organizer/analytics/revenue', who, query);
-      if (sees) expectStatus(revenue, 200);
-      else expectError(revenue, 403, 'missing_permission');
-    }
-    // Tenant staff: owners see revenue, viewers do not; both name the organization.
-    for (const [role, sees] of [['owner', true], ['viewer', false]] as const) {
-      const phone = newPhone();
-      expectStatus(await t.http().post('/v1/members').set(sk(tenant)).send({ phone, role }), 201);
-      advance(t, 61_000);
-      const staff = { ...bearer((await signInByPhone(t, tenant, phone)).access_token), 'X-Tenant-Code': tenant.tenant.code };
-      const overview = expectStatus(await get('/v1/organizer/analytics', staff, { organization: org.id }), 200).data;
-      expect('total_revenue' in overview.stats).toBe(sees);
-    }
-  });
-
-  it('refuses bad periods (422), a missing organization (422), strangers (403) and anonymous callers (401)', async () => {
-    const tenant = await roomyTenant();
-    const org = await makeOrganization(t, tenant);
-    const other = await makeOrganization(t, tenant);
-    for (const period of ['0d', '366d', '30', '30x', 'd', '1000d', '-1d', '7w']) {
-      expectError(await get('/v1/organizer/analytics', sk(tenant), { organization: org.id, period }), 422, 'validation_failed');
-    }
-    expectError(await get('/v1/organizer/analytics', sk(tenant), { organization: org.id, compare: 'maybe' }), 422, 'validation_failed');
-    expectStatus(await get('/v1/organizer/analytics', sk(tenant), { organization: org.id, period: '365d' }), 200);
-    expectError(await get('/v1/organizer/analytics/audience', sk(tenant)), 422, 'validation_failed', { param: 'organization' });
-    expectError(await get('/v1/organizer/analytics/tickets', sk(tenant), { organization: org.id, event_id: '00000000-0000-4000-8000-000000000000' }), 404, 'resource_not_found');
-    const viewer = await signedInMember(t, tenant, org.id, 'viewer');
-    expectStatus(await get('/v1/organizer/analytics', viewer), 200);
-    expectError(await get('/v1/organizer/analytics', viewer, { organization: other.id }), 403, 'missing_permission');
-    for (const path of ['', '/revenue', '/tickets', '/events', '/audience', '/conversions']) {
-      expectError(await t.http().get(`/v1/organizer/analytics${path}`).set('X-Tenant-Code', tenant.tenant.code), 401, 'api_key_missing');
-      expectError(await t.http().get(`/v1/organizer/analytics${path}`), 401, 'api_key_missing');
-    }
-  });
 });
-
-export type { TestServer };
