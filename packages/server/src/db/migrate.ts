@@ -20,6 +20,7 @@ import * as ticketCheckedIn from './migrations/2026_11_25_40_ticket_checked_in';
 import * as checkinCountShards from './migrations/2026_11_25_41_checkin_count_shards';
 import * as countPaidOrders from './migrations/2026_11_25_50_count_paid_orders';
 import * as leaseWebhookSlots from './migrations/2026_11_26_10_lease_webhook_slots';
+import * as checkinCountPerStatement from './migrations/2026_11_26_30_checkin_count_per_statement';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_41_checkin_count_shards': checkinCountShards,
   '2026_11_25_50_count_paid_orders': countPaidOrders,
   '2026_11_26_10_lease_webhook_slots': leaseWebhookSlots,
+  '2026_11_26_30_checkin_count_per_statement': checkinCountPerStatement,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
