@@ -69,4 +69,17 @@ describe('check-in across processes', () => {
     expect(await scanAtB(tenant, paid.event.slug, { secret, type: 'entry' })).toMatchObject({ status: 'error', reason: 'cancelled' });
     expect(await scanAtB(tenant, paid.event.slug, { secret, type: 'entry', force: true })).toMatchObject({ status: 'error', reason: 'cancelled' });
   });
+
+  it('admits a ticket scanned at once on both processes exactly once', async () => {
+    const tenant = await a.tenant();
+    const paid = await paidBooking(a, tenant, { starts_at: new Date(Date.now() - 3600_000), ends_at: new Date(Date.now() + 3600_000) });
+    const [ticket] = await attendeesOfOrder(a, paid.booking.id);
+    const secret = await secretOf(a, ticket!.id);
+    const body = { secret, type: 'entry' };
+    const atA = async () => expectStatus(await a.http().post(`/v1/organizer/events/${paid.event.slug}/checkins`).set(sk(tenant)).send(body), 200).data;
+    const answers = await Promise.all([atA(), scanAtB(tenant, paid.event.slug, body), atA(), scanAtB(tenant, paid.event.slug, body)]);
+    expect(answers.map((d) => d.reason).sort()).toEqual(['already_redeemed', 'already_redeemed', 'already_redeemed', null]);
+    const entries = await a.ctx.db.selectFrom('checkins').select('id').where('ticket_id', '=', ticket!.id).where('status', '=', 'ok').execute();
+    expect(entries).toHaveLength(1);
+  });
 });

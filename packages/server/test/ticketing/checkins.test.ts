@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
@@ -88,6 +89,43 @@ describe('check-in at the door', () => {
     const results = await Promise.all([0, 1, 2].map(() => scan(tenant, g.event.slug, { secret: g.secret, type: 'entry' })));
     const outcomes = results.map((r) => expectStatus(r, 200).data.reason).sort();
     expect(outcomes).toEqual(['already_redeemed', 'already_redeemed', null]);
+  });
+
+  it('scans of many tickets at once, repeats among them: each answer is its own ticket\'s, each ticket admitted and counted once', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const more = await Promise.all(
+      [1, 2, 3, 4].map(async (i) => {
+        const added = expectStatus(
+          await t.http().post(attendeesPath(g.event.slug)).set(sk(tenant)).send({
+            first_name: `Guest ${i}`,
+            last_name: 'G',
+            email: `guest-${i}-${Math.random()}@example.test`,
+            ticket_type_id: g.ticketType.id,
+            send_invite: false,
+          }),
+          201,
+        ).data;
+        const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('attendee_id', '=', added.id).executeTakeFirstOrThrow();
+        return { ticket: ticket.id, secret: await secretOf(t, ticket.id) };
+      }),
+    );
+    const guests = [{ ticket: g.ticket, secret: g.secret }, ...more];
+    const sent = [...guests, ...guests, guests[0]!, { ticket: null, secret: 'NOT-A-TICKET' }];
+    const answers = await Promise.all(sent.map((s, i) => scan(tenant, g.event.slug, { secret: s.secret, type: 'entry', nonce: `many-${i}` })));
+    const data = answers.map((r) => expectStatus(r, 200).data);
+    data.forEach((d, i) => expect(d.ticket?.id ?? null).toBe(sent[i]!.ticket));
+    for (const guest of guests) {
+      const mine = data.filter((d) => d.ticket?.id === guest.ticket);
+      expect(mine.filter((d) => d.status === 'ok')).toHaveLength(1);
+      expect(mine.filter((d) => d.status === 'error').map((d) => d.reason)).toEqual(mine.slice(1).map(() => 'already_redeemed'));
+    }
+    expect(data.at(-1)).toMatchObject({ status: 'error', reason: 'invalid' });
+    // Out and in again: still counted once.
+    await scanned(tenant, g.event.slug, { secret: g.secret, type: 'exit' });
+    await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry' });
+    const counted = (await sql<{ n: string }>`select sum(tickets_checked_in) as n from event_checkin_counts where event_id = ${g.event.id}`.execute(t.ctx.db)).rows[0]!;
+    expect(Number(counted.n)).toBe(guests.length);
   });
 
   it('answers a repeated nonce with the stored result, also when sent at once', async () => {

@@ -9,15 +9,21 @@ import { isUuid } from '../booking/catalogue-reads';
 /** Doors open this long before the event (or its slot) starts; they close at its end. */
 export const DOORS_OPEN_BEFORE_MS = 24 * 3600_000;
 
+/** One scan of a batch. */
+export interface ScanItem {
+  secretHash: string;
+  scan: ScanInput;
+  at: Date;
+  checkinId: string;
+}
+
 export interface ScanStatementInput {
   /** The event's id or slug, as the path names it. */
   ref: string;
   /** The organizations whose door the caller may work; null: any (a key, or a staff role). */
   organizations: readonly string[] | null;
-  secretHash: string;
-  scan: ScanInput;
-  at: Date;
-  checkinId: string;
+  /** Scans of distinct tickets and distinct nonces (`scan-batches.ts` sends repeats in a later statement). */
+  items: readonly ScanItem[];
 }
 
 export type ScanStatementOutcome =
@@ -28,6 +34,8 @@ export type ScanStatementOutcome =
   | { kind: 'stored'; eventId: string; status: 'ok' | 'error'; reason: CheckinReason | null; row: AttendeeRow | undefined };
 
 type Raw = Omit<AttendeeRow, 'checked_in'> & {
+  n: number;
+  tk_n: number | null;
   event_id: string;
   organization_id: string;
   allowed: boolean;
@@ -41,29 +49,30 @@ type Raw = Omit<AttendeeRow, 'checked_in'> & {
 };
 
 /**
- * One scan in one statement (one round trip, its own transaction): the event by its reference and the caller's
- * right to its door, a nonce stored before, the ticket by its secret's hash with everything the refusals read,
- * then the redemption as a conditional `UPDATE` of the ticket row (an entry only where it is not inside yet,
- * unless forced), and the scan stored with the outcome of that update. Two scans of one ticket at once: the
- * second's update waits for the first's row lock, then finds the ticket inside and stores `already_redeemed`.
+ * Scans of one door in one statement (one round trip, its own transaction): the event by its reference and the
+ * caller's right to its door, the nonces stored before, each ticket by its secret's hash with everything the
+ * refusals read, then the redemptions as one conditional `UPDATE` of the ticket rows (an entry only where it is
+ * not inside yet, unless forced), and each scan stored with the outcome of that update. Two scans of one ticket at
+ * once (in two statements, on any process): the second's update waits for the first's row lock, then finds the
+ * ticket inside and stores `already_redeemed`. The answers come in the order of `items`.
  */
-export async function runScanStatement(db: Executor, scope: Scope, input: ScanStatementInput): Promise<ScanStatementOutcome> {
-  const raw = (await scanStatement(scope, input).execute(db)).rows[0];
-  if (!raw) return { kind: 'no_event' };
-  if (!raw.allowed) return { kind: 'forbidden', organizationId: raw.organization_id };
-  if (raw.replayed || raw.scan_status === null) return { kind: 'replay', eventId: raw.event_id };
-  const { event_id, organization_id, allowed, replayed, scan_status, scan_reason, moved, was_checked_in, door_starts, door_ends, ...rest } = raw;
-  const row: AttendeeRow | undefined =
-    rest.id === null ? undefined : { ...(rest as Omit<AttendeeRow, 'checked_in'>), checked_in: moved ? input.scan.type === 'entry' : was_checked_in === true };
-  return { kind: 'stored', eventId: event_id, status: scan_status, reason: scan_reason, row };
+export async function runScanStatement(db: Executor, scope: Scope, input: ScanStatementInput): Promise<ScanStatementOutcome[]> {
+  const rows = (await scanStatement(scope, input).execute(db)).rows;
+  if (rows.length === 0) return input.items.map(() => ({ kind: 'no_event' }));
+  return rows.map((raw): ScanStatementOutcome => {
+    if (!raw.allowed) return { kind: 'forbidden', organizationId: raw.organization_id };
+    if (raw.replayed || raw.scan_status === null) return { kind: 'replay', eventId: raw.event_id };
+    const { n, tk_n, event_id, organization_id, allowed, replayed, scan_status, scan_reason, moved, was_checked_in, door_starts, door_ends, ...rest } = raw;
+    const entry = input.items[n]!.scan.type === 'entry';
+    const row: AttendeeRow | undefined =
+      rest.id === null ? undefined : { ...(rest as Omit<AttendeeRow, 'checked_in'>), checked_in: moved ? entry : was_checked_in === true };
+    return { kind: 'stored', eventId: event_id, status: scan_status, reason: scan_reason, row };
+  });
 }
 
-/** The statement `runScanStatement` runs (apart, so its plan can be read). */
+/** The statement `runScanStatement` runs (apart, so its plan can be read); its text is the same for any batch. */
 export function scanStatement(scope: Scope, input: ScanStatementInput) {
-  const { scan } = input;
-  const type = scan.type;
-  const force = scan.force === true;
-  const nonce = scan.nonce ?? null;
+  const { items } = input;
   const refCondition = isUuid(input.ref) ? sql`(ticketed_events.id = ${input.ref}::uuid or ticketed_events.slug = ${input.ref})` : sql`ticketed_events.slug = ${input.ref}`;
   const orgs = input.organizations === null ? null : [...input.organizations];
   return sql<Raw>`
@@ -74,59 +83,77 @@ export function scanStatement(scope: Scope, input: ScanStatementInput) {
        where ticketed_events.tenant_id = ${scope.tenantId} and ticketed_events.livemode = ${scope.livemode} and ${refCondition}
        limit 1
     ),
+    input as (
+      select * from unnest(${items.map((_, n) => n)}::int[], ${items.map((i) => i.secretHash)}::text[],
+                           ${items.map((i) => i.scan.type)}::text[], ${items.map((i) => i.scan.force === true)}::boolean[],
+                           ${items.map((i) => i.scan.nonce ?? null)}::text[], ${items.map((i) => i.at)}::timestamptz[],
+                           ${items.map((i) => i.checkinId)}::uuid[])
+             as i(n, secret_hash, type, force, nonce, at, checkin_id)
+    ),
     prior as (
-      select checkins.id from checkins join ev on checkins.event_id = ev.id where ${nonce}::text is not null and checkins.nonce = ${nonce}
+      select input.n from input
+       where exists (select 1 from checkins where checkins.event_id = (select id from ev) and checkins.nonce = input.nonce)
+    ),
+    fresh as (
+      select input.* from input join ev on ev.allowed where not exists (select 1 from prior where prior.n = input.n)
     ),
     tk as (
-      select tickets.id, tickets.attendee_id, tickets.livemode, tickets.first_name, tickets.last_name, tickets.email,
+      select fresh.n as tk_n, tickets.id, tickets.attendee_id, tickets.livemode, tickets.first_name, tickets.last_name, tickets.email,
              tickets.phone, tickets.status as ticket_status, tickets.slot_id, tickets.extra_data, tickets.review_reason,
              tickets.reviewed_at, tickets.invite_status, tickets.ticket_delivery_status, tickets.resent_at,
              tickets.created_at, tickets.order_id, orders.code as order_code, orders.status as order_status, orders.comp,
              ticket_types.id as ticket_type_id, ticket_types.name as ticket_type_name, ticket_types.extra_fields,
              ${attendeeStatusSql} as status, ${reviewSql} as review_status, tickets.checked_in as was_checked_in,
              coalesce(event_slots.starts_at, ev.starts_at) as door_starts, coalesce(event_slots.ends_at, ev.ends_at) as door_ends
-        from ev
+        from fresh
+        join ev on true
         join tickets on tickets.event_id = ev.id and tickets.tenant_id = ${scope.tenantId}
-                    and tickets.livemode = ${scope.livemode} and tickets.secret_hash = ${input.secretHash}
+                    and tickets.livemode = ${scope.livemode} and tickets.secret_hash = fresh.secret_hash
         join orders on orders.id = tickets.order_id
         join ticket_types on ticket_types.id = tickets.ticket_type_id
         join ticketed_events on ticketed_events.id = tickets.event_id
         left join event_slots on event_slots.id = tickets.slot_id
-       where ev.allowed and not exists (select 1 from prior)
     ),
     verdict as (
-      select tk.id, case
-               when ${type} = 'exit' then null
+      select tk.tk_n as n, tk.id, fresh.type, fresh.force, case
+               when fresh.type = 'exit' then null
                when tk.status = 'cancelled' then 'cancelled'
                when tk.order_status = 'pending' then 'unpaid'
                when tk.review_status = 'pending' then 'unapproved'
-               when ${force}::boolean then null
-               when ${input.at}::timestamptz < tk.door_starts - ${DOORS_OPEN_BEFORE_MS} * interval '1 millisecond'
-                 or ${input.at}::timestamptz > tk.door_ends then 'invalid_time'
+               when fresh.force then null
+               when fresh.at < tk.door_starts - ${DOORS_OPEN_BEFORE_MS} * interval '1 millisecond'
+                 or fresh.at > tk.door_ends then 'invalid_time'
              end as refused
-        from tk
+        from tk join fresh on fresh.n = tk.tk_n
     ),
     moved as (
-      update tickets set checked_in = (${type} = 'entry')
+      update tickets set checked_in = (verdict.type = 'entry')
         from verdict
        where tickets.id = verdict.id and verdict.refused is null
-         and (${type} = 'exit' or ${force}::boolean or not tickets.checked_in)
+         and (verdict.type = 'exit' or verdict.force or not tickets.checked_in)
       returning tickets.id
     ),
     stored as (
       insert into checkins (id, tenant_id, livemode, event_id, ticket_id, type, status, reason, nonce, forced, scanned_at)
-      select ${input.checkinId}::uuid, ${scope.tenantId}, ${scope.livemode}, ev.id, verdict.id, ${type},
-             case when exists (select 1 from moved) then 'ok' else 'error' end,
-             case when exists (select 1 from moved) then null
+      select fresh.checkin_id, ${scope.tenantId}, ${scope.livemode}, ev.id, verdict.id, fresh.type,
+             case when moved.id is not null then 'ok' else 'error' end,
+             case when moved.id is not null then null
                   when verdict.id is null then 'invalid'
                   else coalesce(verdict.refused, 'already_redeemed') end,
-             ${nonce}, ${force}::boolean, ${input.at}::timestamptz
-        from ev left join verdict on true
-       where ev.allowed and not exists (select 1 from prior)
+             fresh.nonce, fresh.force, fresh.at
+        from fresh join ev on true
+        left join verdict on verdict.n = fresh.n
+        left join moved on moved.id = verdict.id
+       order by fresh.n
       on conflict (event_id, nonce) do nothing
-      returning status, reason
+      returning id, status, reason
     )
-    select ev.id as event_id, ev.organization_id, ev.allowed, exists (select 1 from prior) as replayed,
-           stored.status as scan_status, stored.reason as scan_reason, exists (select 1 from moved) as moved, tk.*
-      from ev left join stored on true left join tk on true`;
+    select input.n, ev.id as event_id, ev.organization_id, ev.allowed, prior.n is not null as replayed,
+           stored.status as scan_status, stored.reason as scan_reason, moved.id is not null as moved, tk.*
+      from ev join input on true
+      left join prior on prior.n = input.n
+      left join stored on stored.id = input.checkin_id
+      left join tk on tk.tk_n = input.n
+      left join moved on moved.id = tk.id
+     order by input.n`;
 }

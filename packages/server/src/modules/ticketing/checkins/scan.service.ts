@@ -11,7 +11,7 @@ import type { OrganizerCaller } from '../organizer/organizer-access';
 import { ticketSecretHash } from '../tickets/ticket-secrets';
 import { attendeesOf, serializeAttendee, type AttendeeRow } from '../attendees/attendee-rows';
 import { findCheckinByNonce, listCheckins, serializeCheckin } from './checkins.repository';
-import { runScanStatement } from './scan-statement';
+import { scanInBatch } from './scan-batches';
 
 /** The event, for door staff: `events:checkin` in its organization (or the tenant), or a key. */
 export async function doorEvent(ctx: AppContext, caller: OrganizerCaller, ref: string): Promise<EventRow> {
@@ -39,13 +39,11 @@ async function storedResult(ctx: AppContext, scope: Scope, eventId: string, nonc
 }
 
 /**
- * One scan (`runScanStatement`: one statement, its own transaction). Every scan is stored; a nonce seen before
- * answers the stored result. `organizations` are those whose door the caller may work (null: any).
+ * One scan (`scanInBatch`: one statement with the scans arriving meanwhile, its own transaction). Every scan is
+ * stored; a nonce seen before answers the stored result. `organizations` are those whose door the caller may work (null: any).
  */
 async function scanOne(ctx: AppContext, caller: OrganizerCaller, ref: string, organizations: readonly string[] | null, scan: ScanInput): Promise<ScanResult> {
-  const outcome = await runScanStatement(ctx.db, caller.scope, {
-    ref,
-    organizations,
+  const outcome = await scanInBatch(ctx.db, caller.scope, ref, organizations, {
     secretHash: ticketSecretHash(scan.secret.trim()),
     scan,
     at: scan.scanned_at ? new Date(scan.scanned_at) : nowOf(ctx),
