@@ -10,8 +10,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Api, pool } from './api';
-import { ROOT, start } from './processes';
+import { postgresCpu, postgresCpuSince, ROOT, start } from './processes';
 import { summariseProfiles } from './profile-summary';
+import { seedTickets, secretOf } from './scenarios/door-scans';
+import { signedInMember } from './scenarios/ticketing-reads';
+import { publishedEvent } from './scenarios/ticketing-seed';
+import type { Context } from './scenarios/types';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -27,6 +31,8 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: '' },
     /** Published events of a new organization, named in the paths as `{organization}` (none made by default). */
     'organizer-events': { type: 'string', default: '0' },
+    /** Instead of the paths: this many door scans (`POST …/checkins`, each of its own seeded ticket, by a door member). */
+    'door-scans': { type: 'string', default: '0' },
   },
 });
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -38,18 +44,26 @@ async function admin(sql: string): Promise<void> {
   await c.end();
 }
 
-/** `n` GETs of `path` over `connections` keep-alive connections; resolves to the count of answers that were not 200. */
-async function loop(url: string, path: string, authorization: string, n: number, connections: number): Promise<number> {
+interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+/** `n` requests (the `i`-th is `send(i)`) over `connections` keep-alive connections; resolves to the count of answers that were not 200. */
+async function loop(url: string, send: (i: number) => Sent, n: number, connections: number, from = 0): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   let bad = 0;
-  await pool(Array.from({ length: n }, (_, i) => i), connections, () =>
+  await pool(Array.from({ length: n }, (_, i) => from + i), connections, (i) =>
     new Promise<void>((resolve, reject) => {
-      request(`${url}${path}`, { agent, headers: { authorization } }, (res) => {
+      const { method, path, headers, body } = send(i);
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(`${url}${path}`, { agent, method, headers: payload ? { ...headers, 'content-type': 'application/json' } : headers }, (res) => {
         if (res.statusCode !== 200) bad++;
         res.resume().on('end', resolve);
-      })
-        .on('error', reject)
-        .end();
+      }).on('error', reject);
+      req.end(payload);
     }),
   );
   agent.destroy();
@@ -116,26 +130,43 @@ async function main() {
     await operator.call('PATCH', `/v1/operator/tenants/${data.tenant.id}`, { rate_limits: { secret: 100_000, publishable: 100_000 } });
     const authorization = `Bearer ${data.keys.test.secret}`;
     const api = new Api(svc.url, authorization);
-    // The bench's list-live-streams scenario: 200 live streams, a quarter of them `tier: gold`.
-    await pool(Array.from({ length: 200 }, (_, i) => i), 10, async (i) => {
-      await api.call('POST', '/v1/streams/live_streams', { metadata: { tier: i % 4 === 0 ? 'gold' : 'standard' } });
-    });
-    const organization = await organizerSeed(api, Number(values['organizer-events']));
     const n = Number(values.requests);
     const connections = Number(values.connections);
-    for (const path of values.paths.split(',').map((p) => p.replaceAll('{organization}', organization))) {
-      const size = (await (await fetch(`${svc.url}${path}`, { headers: { authorization } })).arrayBuffer()).byteLength;
+    const measure = async (label: string, send: (i: number) => Sent, warm: number) => {
       // Warm-up: the JIT and the database's caches.
-      await loop(svc.url, path, authorization, Math.min(1000, n), connections);
+      await loop(svc.url, send, warm, connections);
       const cpuBefore = svc.cpuSeconds();
+      const postgresBefore = postgresCpu();
       const started = performance.now();
-      const bad = await loop(svc.url, path, authorization, n, connections);
+      const bad = await loop(svc.url, send, n, connections, warm);
       const cpu = svc.cpuSeconds() - cpuBefore;
+      // Every PostgreSQL process on the machine: others' work included, so only comparable back to back.
+      const postgres = postgresCpuSince(postgresBefore);
       const seconds = (performance.now() - started) / 1000;
       process.stdout.write(
-        `${n} × GET ${path} (${size} bytes) over ${connections} connections: ${((cpu * 1e6) / n).toFixed(0)} µs of server CPU per request, ` +
-          `${Math.round(n / seconds)} requests/s, ${bad} not 200\n`,
+        `${n} × ${label} over ${connections} connections: ${((cpu * 1e6) / n).toFixed(0)} µs of server CPU per request, ` +
+          `${((postgres * 1e6) / n).toFixed(0)} µs of PostgreSQL CPU, ${Math.round(n / seconds)} requests/s, ${bad} not 200\n`,
       );
+    };
+    if (Number(values['door-scans']) > 0) {
+      // The bench's door: an event that is on, its tickets copied with SQL, scanned once each by a door member.
+      const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
+      const warm = Math.min(1000, n);
+      const event = await publishedEvent(ctx, 'Loop Door', { quantity: 2 * (n + warm) + 10 }, { startsInHours: -1 });
+      await seedTickets(ctx, event, n + warm);
+      const door = await signedInMember(ctx, event.organization, 'checkin');
+      const path = `/v1/organizer/events/${event.slug}/checkins`;
+      await measure(`POST ${path}`, (i) => ({ method: 'POST', path, headers: door, body: { secret: secretOf(i), type: 'entry', nonce: `loop-${i}` } }), warm);
+    } else {
+      // The bench's list-live-streams scenario: 200 live streams, a quarter of them `tier: gold`.
+      await pool(Array.from({ length: 200 }, (_, i) => i), 10, async (i) => {
+        await api.call('POST', '/v1/streams/live_streams', { metadata: { tier: i % 4 === 0 ? 'gold' : 'standard' } });
+      });
+      const organization = await organizerSeed(api, Number(values['organizer-events']));
+      for (const path of values.paths.split(',').map((p) => p.replaceAll('{organization}', organization))) {
+        const size = (await (await fetch(`${svc.url}${path}`, { headers: { authorization } })).arrayBuffer()).byteLength;
+        await measure(`GET ${path} (${size} bytes)`, () => ({ method: 'GET', path, headers: { authorization } }), Math.min(1000, n));
+      }
     }
   } finally {
     await svc.stop();

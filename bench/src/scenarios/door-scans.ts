@@ -24,14 +24,14 @@ function typeId(prefix: string): string {
   return `${prefix}_${out}`;
 }
 
-const secretOf = (i: number) => `DOOR${base31(i, 28)}`;
+export const secretOf = (i: number) => `DOOR${base31(i, 28)}`;
 
 /**
  * `n` valid tickets of the event, each in its own paid order, made with SQL from one comp ticket added through
  * the API (the template: its order's status, buckets and amounts, its ticket type and review state). The copies'
  * sealed secrets are the template's (only the hash is read at the door), so they cannot be shown again.
  */
-async function seedTickets(ctx: Context, event: { id: string; slug: string; ticketType: string }, n: number) {
+export async function seedTickets(ctx: Context, event: { id: string; slug: string; ticketType: string }, n: number) {
   const { data: added } = await ctx.api.call('POST', `/v1/organizer/events/${event.slug}/attendees`, {
     first_name: 'Template',
     last_name: 'Guest',
