@@ -70,6 +70,18 @@ async function loop(url: string, send: (i: number) => Sent, n: number, connectio
   return bad;
 }
 
+/** The server processes' PostgreSQL backends on `url`'s database (pids as `/proc` names them). */
+async function ownBackends(url: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    return rows.map((r) => String(r.pid));
+  } finally {
+    await c.end();
+  }
+}
+
 /** A port free right now, so the server's address is known before it answers. */
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -142,10 +154,13 @@ async function main() {
       const cpu = svc.cpuSeconds() - cpuBefore;
       // Every PostgreSQL process on the machine: others' work included, so only comparable back to back.
       const postgres = postgresCpuSince(postgresBefore);
+      // The backends of this database alone (the server's pooled connections): its statements' own cost.
+      const after = postgresCpu();
+      const own = (await ownBackends(dbUrl.toString())).reduce((sum, pid) => sum + (after.get(pid) ?? 0) - (postgresBefore.get(pid) ?? 0), 0);
       const seconds = (performance.now() - started) / 1000;
       process.stdout.write(
         `${n} × ${label} over ${connections} connections: ${((cpu * 1e6) / n).toFixed(0)} µs of server CPU per request, ` +
-          `${((postgres * 1e6) / n).toFixed(0)} µs of PostgreSQL CPU, ${Math.round(n / seconds)} requests/s, ${bad} not 200\n`,
+          `${((postgres * 1e6) / n).toFixed(0)} µs of PostgreSQL CPU (${((own * 1e6) / n).toFixed(0)} µs in its own backends), ${Math.round(n / seconds)} requests/s, ${bad} not 200\n`,
       );
     };
     if (Number(values['door-scans']) > 0) {
