@@ -92,7 +92,7 @@ export function scanStatement(scope: Scope, input: ScanStatementInput) {
     ),
     prior as (
       select input.n from input
-       where exists (select 1 from checkins where checkins.event_id = (select id from ev) and checkins.nonce = input.nonce)
+       where input.nonce in (select checkin_nonces_stored((select id from ev), array(select nonce from input where nonce is not null)))
     ),
     fresh as (
       select input.* from input join ev on ev.allowed where not exists (select 1 from prior where prior.n = input.n)
