@@ -45,6 +45,15 @@ describe('SecretBox, opening the same sealed value again', () => {
     expect(() => box.decrypt(parts.join('.'), 'ls_1:stream_key')).toThrow();
   });
 
+  it('keeps answering under the right context after a refusal under another', () => {
+    const box = new SecretBox(randomBytes(32));
+    const sealed = box.encrypt('stream-key', 'ls_1:stream_key');
+    expect(() => box.decrypt(sealed, 'ls_2:stream_key')).toThrow();
+    expect(box.decrypt(sealed, 'ls_1:stream_key')).toBe('stream-key');
+    expect(() => box.decrypt(sealed, 'ls_2:stream_key')).toThrow();
+    expect(box.decrypt(sealed, 'ls_1:stream_key')).toBe('stream-key');
+  });
+
   it('keeps large sealed values (stored answers) out of memory and still opens them', () => {
     const box = new SecretBox(randomBytes(32));
     const big = 'x'.repeat(2_000);

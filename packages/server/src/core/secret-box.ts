@@ -22,9 +22,10 @@ export class SecretBox {
    * Plaintexts of small sealed values already opened, by context and sealed text. A list of 20 live streams
    * opened 40 of them per page, each a new AES-GCM decipher (a fifth of the page's CPU). A hit needs the
    * same ciphertext, IV and tag that authenticated before under the same context, so it answers as decrypting
-   * would; the plaintexts are in this process's memory while they are served anyway.
+   * would; the plaintexts are in this process's memory while they are served anyway. Keyed by the sealed text
+   * alone, its context kept beside it: a key joining the two was a new string to build and hash on every call.
    */
-  private readonly opened = new Map<string, string>();
+  private readonly opened = new Map<string, { context: string; plaintext: string }>();
 
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new Error('SecretBox needs a 32-byte key');
@@ -40,13 +41,12 @@ export class SecretBox {
 
   decrypt(sealed: string, context = ''): string {
     if (sealed.length > OPENED_MAX_SEALED_LENGTH) return this.open(sealed, context);
-    const key = `${context}\u0000${sealed}`;
-    const known = this.opened.get(key);
-    if (known !== undefined) return known;
+    const known = this.opened.get(sealed);
+    if (known !== undefined && known.context === context) return known.plaintext;
     const plaintext = this.open(sealed, context);
     // Oldest first out: a bound, not an eviction policy; the hot values are opened again at once.
-    if (this.opened.size >= OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
-    this.opened.set(key, plaintext);
+    if (known === undefined && this.opened.size >= OPENED_MAX) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(sealed, { context, plaintext });
     return plaintext;
   }
 
