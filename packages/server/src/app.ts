@@ -16,6 +16,7 @@ import { rateLimit } from './core/rate-limit';
 import { refusedBodies } from './core/refused-body';
 import { requestContext } from './core/request-context';
 import { requestLog } from './core/request-log';
+import { mountRouteGroup } from './core/route-groups';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { publishableCors } from './core/cors';
 import { checkModules } from './core/modules/module-definition';
@@ -81,9 +82,11 @@ export function createApp(ctx: AppContext): Express {
   // Express tries routes in the order they were added: the module list's order.
   for (const groups of routers) {
     for (const [group, router] of Object.entries(groups)) {
-      const part = { [group]: contract[group as keyof typeof contract] };
+      const schema = { [group]: contract[group as keyof typeof contract] };
       // Each module's router was checked against its contract group by `s.router` where it was made.
-      createExpressEndpoints(part, s.router(part, { [group]: router } as never), app, endpoints);
+      mountRouteGroup(app, group, schema[group] as never, router as Record<string, unknown>, (r, part, impl) =>
+        createExpressEndpoints(part as typeof schema, s.router(part as typeof schema, impl as never), r, endpoints),
+      );
     }
   }
 
