@@ -24,14 +24,16 @@ describe('structured logs', () => {
     await log.http().get('/v1/keys').set('Svc-Publishable-Key', keys.test.publishable).set('Authorization', 'Bearer some.customer.token');
     await log.http().get('/v1/operator/tenants').set('Authorization', `Bearer ${OPERATOR_TOKEN}`);
     await log.http().get('/v1/keys').set(bearer(`${keys.test.secret.slice(0, -4)}zzzz`));
+    // A request line is written without the redaction pass: a query string, which may carry a token, is left out.
+    await log.http().get('/v1/keys?limit=1&token=query.carried.token').set(bearer(keys.test.secret));
 
     const text = log.text();
-    for (const secret of [keys.test.secret, keys.test.publishable, created.body.data.secret, OPERATOR_TOKEN, 'some.customer.token']) {
+    for (const secret of [keys.test.secret, keys.test.publishable, created.body.data.secret, OPERATOR_TOKEN, 'some.customer.token', 'query.carried.token']) {
       expect(text).not.toContain(secret);
     }
     const entries = log.lines.map((l) => JSON.parse(l) as { req?: { id?: string }; msg: string });
     const completed = entries.filter((e) => e.msg === 'request completed');
-    expect(completed.length).toBeGreaterThanOrEqual(4);
+    expect(completed.length).toBeGreaterThanOrEqual(5);
     expect(completed.find((e) => e.req?.id === created.headers['request-id'])).toBeDefined();
   });
 });
