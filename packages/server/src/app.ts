@@ -14,7 +14,6 @@ import { sendJsonBytes } from './core/json-bytes';
 import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { refusedBodies } from './core/refused-body';
-import { requestContext } from './core/request-context';
 import { requestLog } from './core/request-log';
 import { mountRouteGroup } from './core/route-groups';
 import { routesOf, unknownRoute } from './core/unknown-route';
@@ -48,11 +47,9 @@ export function createApp(ctx: AppContext): Express {
   // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
   app.use(publishableCors(routesOf(contract)));
   // Routes that take a raw body (test-mode direct uploads) come before the JSON body parser.
-  for (const m of ctx.modules) m.mountRaw?.(app, ctx, [rateLimit(ctx), requestContext(), inputGuard()]);
+  for (const m of ctx.modules) m.mountRaw?.(app, ctx, [rateLimit(ctx), inputGuard()]);
   // Size, nesting depth and per-IP concurrency are enforced on the raw bytes, before parsing and authentication.
   app.use(jsonBody());
-  // After the body parser: its stream callbacks would drop an async context started before it.
-  app.use(requestContext());
   // A body the JSON parser did not take is in some other format: say so rather than failing validation.
   app.use((req, res, next) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;

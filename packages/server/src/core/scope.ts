@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import type { DB } from '../db/schema';
 import type { Executor } from '../db/database';
+import type { RequestRef } from './request-context';
 
 /** The tenant and environment every tenant-owned row belongs to. Every repository function takes one. */
 export interface Scope {
@@ -19,7 +20,15 @@ export interface Scope {
   organizationId?: string | null;
   /** The member permissions of a signed-in person (from the identity module); API keys use scopes instead. */
   permissions?: readonly string[];
+  /**
+   * The API request acting in this scope, when one is: events emitted in the scope name it. Set once per request
+   * (`withRequest`); scopes built from rows by background work have none.
+   */
+  request?: RequestRef;
 }
+
+/** The scope with the request that acts in it, so its events name the request. */
+export const withRequest = (scope: Scope, request: RequestRef | undefined): Scope => (request ? { ...scope, request } : scope);
 
 /** Tables whose rows belong to a tenant and an environment. */
 export type ScopedTable = {

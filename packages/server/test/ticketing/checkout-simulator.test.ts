@@ -89,14 +89,20 @@ describe('the magic values', () => {
     it(`${'card_number' in body ? body.card_number : body.phone} fails with ${code}; the order stays pending and a retry pays it`, async () => {
       const tenant = await t.tenant();
       const { booking, session } = await pendingBooking(t, tenant);
-      const failed = expectStatus(await pay(t, session, body), 200).data;
+      const answer = await pay(t, session, body);
+      const failed = expectStatus(answer, 200).data;
       expect(failed).toMatchObject({ payment: { status: 'failed', failure_code: code }, redirect_to: null });
       expect(await getOrder(t, tenant, booking.id)).toMatchObject({ status: 'pending', amount_paid: 0 });
       const events = await eventsOf(t, tenant, 'payments.payment.failed');
       expect(events[0]!.data.object).toMatchObject({ id: failed.payment.id, object: 'payment', status: 'failed', failure_code: code });
+      // The pay page's request caused the event, though it carried no tenant credential.
+      expect(events[0]!.request).toEqual({ id: answer.headers['request-id'], idempotency_key: null });
 
-      expectStatus(await pay(t, session, card('4242424242424242')), 200);
+      const retry = await pay(t, session, card('4242424242424242'));
+      expectStatus(retry, 200);
       expect(await getOrder(t, tenant, booking.id)).toMatchObject({ status: 'paid' });
+      const paid = (await eventsOf(t, tenant, 'events.order.paid')).find((e) => e.data.object.id === booking.id);
+      expect(paid!.request).toEqual({ id: retry.headers['request-id'], idempotency_key: null });
     });
   }
 

@@ -32,4 +32,4 @@ export const getOrder = async (t: TestServer, tenant: Tenant, id: string) => exp
 
 /** The event log's events of `type`, newest first. */
 export const eventsOf = async (t: TestServer, tenant: Tenant, type: string) =>
-  expectStatus(await t.http().get('/v1/events').query({ type, limit: 100 }).set(sk(tenant)), 200).data as { data: { object: any } }[];
+  expectStatus(await t.http().get('/v1/events').query({ type, limit: 100 }).set(sk(tenant)), 200).data as { data: { object: any }; request: { id: string; idempotency_key: string | null } | null }[];

@@ -3,6 +3,7 @@ import type { RouteAccess } from '@svc/contract';
 import type { AppContext } from '../context';
 import { ApiError } from '../errors';
 import type { Principal, TenantPrincipal } from '../principal';
+import { withRequest } from '../scope';
 import { applyRateLimit } from '../rate-limit';
 import { recordUse } from './api-key-principal';
 import { secretsEqual } from './api-key-secret';
@@ -30,7 +31,9 @@ const RESOLVER_CHAIN: readonly CredentialResolver[] = [resolveSecretKey, resolve
 export function authenticate(ctx: AppContext) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      req.principal = await resolvePrincipal(ctx, req, routeAccess(req));
+      const principal = await resolvePrincipal(ctx, req, routeAccess(req));
+      // The request acts in the principal's scope, so the events it causes name it.
+      req.principal = 'scope' in principal ? { ...principal, scope: withRequest(principal.scope, req) } : principal;
       next();
     } catch (err) {
       // Failed attempts draw from the client IP's bucket, which caps guessing keys.

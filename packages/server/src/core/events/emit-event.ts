@@ -22,7 +22,7 @@ export interface EmitOptions {
  *     object: serializeLiveStream(row), previousAttributes: { status: 'idle' } });
  *
  * `object` passes through the one secret-stripping serializer; the causing request's id and idempotency
- * key come from the request context.
+ * key come from the scope (`Scope.request`).
  */
 export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitEventInput, options: EmitOptions = {}): Promise<EventEnvelope> {
   const envelope = envelopeOf(scope, event);
@@ -31,7 +31,7 @@ export async function emitEvent(trx: Transaction<DB>, scope: Scope, event: EmitE
 }
 
 /**
- * Records events whose envelopes were built earlier (`envelopeOf`, in each causing request's context) and
+ * Records events whose envelopes were built earlier (`envelopeOf`, each with its causing request) and
  * queues their deliveries, all in one statement plus the deliveries: for writes of many requests made together.
  */
 export async function emitPreparedEvents(trx: Transaction<DB>, events: readonly PreparedEvent[]): Promise<void> {

@@ -3,7 +3,7 @@ import { API_VERSION, isEventType, type EventEnvelope, type EventType } from '@s
 import type { DB } from '../../db/schema';
 import type { EventLogTable } from '../../db/events-webhooks.schema';
 import { newId } from '../ids';
-import { currentRequest } from '../request-context';
+import { eventRequestOf } from '../request-context';
 import type { Scope } from '../scope';
 import { stripSecrets } from './strip-secrets';
 
@@ -17,7 +17,7 @@ export interface EmitEventInput {
   previousAttributes?: Record<string, unknown>;
 }
 
-/** The envelope of a new event: secrets stripped, the causing request attached. */
+/** The envelope of a new event: secrets stripped, the scope's request (the causing one) attached. */
 export function envelopeOf(scope: Scope, event: EmitEventInput): EventEnvelope {
   if (!isEventType(event.type)) throw new Error(`emitEvent: '${event.type}' is not declared in the contract's events.ts`);
   const objectType = typeof event.object.object === 'string' ? event.object.object : undefined;
@@ -34,7 +34,7 @@ export function envelopeOf(scope: Scope, event: EmitEventInput): EventEnvelope {
       object: stripSecrets(event.object),
       previous_attributes: event.previousAttributes ? stripSecrets(event.previousAttributes, objectType) : null,
     },
-    request: currentRequest(),
+    request: eventRequestOf(scope.request),
   };
   return envelope;
 }

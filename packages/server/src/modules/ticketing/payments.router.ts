@@ -15,7 +15,7 @@ export const ticketingPaymentsRouter = (ctx: AppContext) =>
   s.router(contract.ticketingPayments, {
     checkout: {
       retrieveSession: async ({ params }) => ({ status: 200, body: { data: await retrieveSession(ctx, params.id) } }),
-      paySession: async ({ params, body }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body) } }),
+      paySession: async ({ params, body, req }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body, req) } }),
     },
     refunds: {
       create: async ({ params, body, req }) => ({ status: 201, body: { data: await createRefund(ctx, actorOf(req), params.id, body) } }),

@@ -72,7 +72,7 @@ export function mountUploadReceiver(app: Express, ctx: AppContext, before: Reque
       const sink = deps.networks.byProvider(row.provider).uploadPath?.(row.provider_upload_id!);
       const received = sink ? await storeUpload(req, sink, maxBytes) : await drain(req, maxBytes);
       if (received === 0) throw ApiError.of('invalid_request', { message: 'The request carried no file.', param: 'body' });
-      const upload = await receiveUpload(deps, row, received);
+      const upload = await receiveUpload(deps, row, received, req);
       res.status(200).json({ data: { id: upload.id, status: upload.status, asset: upload.asset, received_bytes: received } });
     } catch (err) {
       next(err);

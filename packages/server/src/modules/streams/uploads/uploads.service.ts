@@ -4,7 +4,8 @@ import { secretsEqual } from '../../../core/auth/api-key-secret';
 import { emitEvent } from '../../../core/events/emit-event';
 import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
-import type { Scope } from '../../../core/scope';
+import type { RequestRef } from '../../../core/request-context';
+import { withRequest, type Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
 import { addPlaybackId } from '../playback-ids/playback-ids.service';
 import { afterNetworkCreated } from '../assets/asset-processing';
@@ -60,10 +61,11 @@ export function originAllowed(row: Pick<repo.UploadRow, 'cors_origin'>, origin: 
 
 /**
  * The file arrived: the upload takes it once (`asset_created`, `asset` filled) and its asset starts
- * `preparing`. Emits `streams.asset.created` and `streams.upload.asset_created` together.
+ * `preparing`. Emits `streams.asset.created` and `streams.upload.asset_created` together, naming the file's
+ * request when it came to the upload URL (not when the provider's notice says it arrived).
  */
-export async function receiveUpload(deps: MediaDeps, row: repo.UploadRow, receivedBytes: number): Promise<Upload> {
-  const scope = { tenantId: row.tenant_id, livemode: row.livemode };
+export async function receiveUpload(deps: MediaDeps, row: repo.UploadRow, receivedBytes: number, request?: RequestRef): Promise<Upload> {
+  const scope = withRequest({ tenantId: row.tenant_id, livemode: row.livemode }, request);
   return deps.db.transaction().execute(async (trx) => {
     const upload = (await repo.findUpload(trx, scope, row.id, { forUpdate: true }))!;
     if (upload.status !== 'waiting') throw ApiError.of('upload_url_used');

@@ -3,7 +3,8 @@ import type { Payment } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { Batcher } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
-import { currentRequest } from '../../../core/request-context';
+import { eventRequestOf, type RequestRef } from '../../../core/request-context';
+import { withRequest } from '../../../core/scope';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { DB } from '../../../db/schema';
 import { applyPayment } from '../payments/apply-payment';
@@ -42,23 +43,23 @@ async function claimSession(trx: Transaction<DB>, session: CheckoutSessionRow, o
 }
 
 /** `POST /v1/checkout/sessions/{id}/pay`: the simulated network answers from the magic values. */
-export async function paySession(ctx: AppContext, id: string, input: PayInput): Promise<PaidSession> {
+export async function paySession(ctx: AppContext, id: string, input: PayInput, request?: RequestRef): Promise<PaidSession> {
   const session = await findTestSession(ctx.db, id);
   if (!session) throw ApiError.notFound('checkout session', id);
   const payer = input.method === 'card' ? input.card_number : input.phone;
   const outcome = simulatePayment(payer);
   if (outcome.status === 'succeeded') {
-    const together = await batchOf(ctx).add({ session, input, payer, request: currentRequest() });
+    const together = await batchOf(ctx).add({ session, input, payer, request: eventRequestOf(request) });
     if (together !== ALONE) return together;
   }
-  return payAlone(ctx, session, input, payer, outcome);
+  return payAlone(ctx, session, input, payer, outcome, request);
 }
 
 type PaidSession = { payment: Payment; redirect_to: string | null };
 
 /** One payment in its own transaction: every outcome, every state of the order and session. */
-function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput, payer: string, outcome: SimulatedOutcome): Promise<PaidSession> {
-  const scope = scopeOfSession(session);
+function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput, payer: string, outcome: SimulatedOutcome, request?: RequestRef): Promise<PaidSession> {
+  const scope = withRequest(scopeOfSession(session), request);
   return ctx.db.transaction().execute(async (trx) => {
     // The order's lock orders every payment of one order; the session's conditional update still decides.
     const { order, event, ticketType } = await lockOrderWithCatalogue(trx, session.order_id);
