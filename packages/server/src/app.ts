@@ -15,7 +15,7 @@ import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { refusedBodies } from './core/refused-body';
 import { requestLog } from './core/request-log';
-import { mountRouteGroup } from './core/route-groups';
+import { RouteTable } from './core/route-groups';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { publishableCors } from './core/cors';
 import { checkModules } from './core/modules/module-definition';
@@ -76,16 +76,18 @@ export function createApp(ctx: AppContext): Express {
     globalMiddleware: [authenticate(ctx), rateLimit(ctx), inputGuard(), expandGuard(), idempotency(ctx)],
     requestValidationErrorHandler: (err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err),
   };
-  // Express tries routes in the order they were added: the module list's order.
+  // Routes are tried in the order they were added: the module list's order.
+  const table = new RouteTable();
   for (const groups of routers) {
     for (const [group, router] of Object.entries(groups)) {
       const schema = { [group]: contract[group as keyof typeof contract] };
       // Each module's router was checked against its contract group by `s.router` where it was made.
-      mountRouteGroup(app, group, schema[group] as never, router as Record<string, unknown>, (r, part, impl) =>
+      table.addGroup(group, schema[group] as never, router as Record<string, unknown>, (r, part, impl) =>
         createExpressEndpoints(part as typeof schema, s.router(part as typeof schema, impl as never), r, endpoints),
       );
     }
   }
+  app.use(table.handler());
 
   app.use(limitByIp, unknownRoute(routesOf(contract)));
   app.use(errorHandler(ctx.log, ctx.config.baseUrl));

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { mountRouteGroup, sharedPrefix } from './route-groups';
+import { RouteTable, sharedPrefix } from './route-groups';
 import { routesOf } from './unknown-route';
 
 const route = (method: string, path: string) => ({ method, path });
@@ -16,9 +16,11 @@ const schema = {
 function app() {
   const a = express();
   const implementation = { any: 'any', things: { list: 'list', one: 'one', first: 'first' }, other: { make: 'make' } };
-  mountRouteGroup(a, 'g', schema, implementation, (router: Router, part) => {
+  const table = new RouteTable();
+  table.addGroup('g', schema, implementation, (router: Router, part) => {
     for (const r of routesOf(part)) router[r.method.toLowerCase() as 'get' | 'post'](r.path, (_req, res) => res.send(`${r.method} ${r.path}`));
   });
+  a.use(table.handler());
   a.use((req, res) => res.status(404).send(`unknown ${req.method}`));
   return a;
 }
@@ -33,7 +35,7 @@ describe('sharedPrefix', () => {
   });
 });
 
-describe('mountRouteGroup', () => {
+describe('RouteTable', () => {
   it('routes as one list of routes would: in order, ignoring case, falling through when nothing matches', async () => {
     const a = app();
     // `/v1/:kind/first`, added first, takes the path before `/v1/things/first` as it did on one router.
@@ -50,5 +52,43 @@ describe('mountRouteGroup', () => {
     const res = await request(app()).options('/v1/things');
     expect(res.status).toBe(404);
     expect(res.text).toBe('unknown OPTIONS');
+  });
+});
+
+describe('RouteTable across groups', () => {
+  const other = {
+    late: { one: route('GET', '/v1/things/:id/late'), boom: route('GET', '/v1/boom') },
+    anywhere: route('GET', '/:kind'),
+  };
+  function twoGroups() {
+    const a = express();
+    const table = new RouteTable();
+    const answer = (router: Router, part: object) => {
+      for (const r of routesOf(part)) {
+        router.get(r.path, (_req, res, next) => (r.path === '/v1/boom' ? next(new Error('boom')) : res.send(r.path)));
+      }
+    };
+    table.addGroup('g', schema, { any: 'any', things: { list: 'list', one: 'one', first: 'first' }, other: { make: 'make' } }, answer);
+    table.addGroup('h', other, { late: { one: 'one', boom: 'boom' }, anywhere: 'anywhere' }, answer);
+    a.use(table.handler());
+    a.use((req, res) => res.status(404).send('unknown'));
+    a.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).send(err.message));
+    return a;
+  }
+
+  it('tries the parts of every group whose prefix fits, in the order the groups were added', async () => {
+    const a = twoGroups();
+    expect((await request(a).get('/v1/things/th_1/late')).text).toBe('/v1/things/:id/late');
+    expect((await request(a).get('/v1/things/th_1')).text).toBe('/v1/things/:id');
+    // A part without a prefix is tried for every path, after the parts added before it.
+    expect((await request(a).get('/v1')).text).toBe('/:kind');
+    expect((await request(a).get('/elsewhere')).text).toBe('/:kind');
+    expect((await request(a).get('/v1/nothing/here')).text).toBe('unknown');
+  });
+
+  it('sends an error to the error handler at once, trying no later part', async () => {
+    const res = await request(twoGroups()).get('/v1/boom');
+    expect(res.status).toBe(500);
+    expect(res.text).toBe('boom');
   });
 });
