@@ -41,6 +41,8 @@ export function createApp(ctx: AppContext): Express {
   app.use((req, res, next) => {
     req.id = newId('request');
     res.setHeader('Request-Id', req.id);
+    // Express 5 parses the query string again on every read of `req.query` (three a request): once is enough.
+    Object.defineProperty(req, 'query', { value: req.query, writable: true, configurable: true, enumerable: true });
     next();
   });
   app.use(requestLog(ctx.log, ctx.config.SVC_LOG_SUMMARY_SECONDS));
