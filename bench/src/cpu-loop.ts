@@ -14,7 +14,7 @@ import { postgresCpu, postgresCpuSince, ROOT, start } from './processes';
 import { summariseProfiles } from './profile-summary';
 import { seedTickets, secretOf } from './scenarios/door-scans';
 import { signedInMember } from './scenarios/ticketing-reads';
-import { publishedEvent } from './scenarios/ticketing-seed';
+import { bookingBody, publishedEvent } from './scenarios/ticketing-seed';
 import type { Context } from './scenarios/types';
 
 const { values } = parseArgs({
@@ -33,6 +33,10 @@ const { values } = parseArgs({
     'organizer-events': { type: 'string', default: '0' },
     /** Instead of the paths: this many door scans (`POST …/checkins`, each of its own seeded ticket, by a door member). */
     'door-scans': { type: 'string', default: '0' },
+    /** Instead of the paths: bookings of one ticket each (`POST /v1/events/{slug}/book`, publishable key), `--requests` of them. */
+    bookings: { type: 'boolean', default: false },
+    /** Instead of the paths: bookings refused `409 sold_out` (the ticket type sold out first), `--requests` of them. */
+    'refused-bookings': { type: 'boolean', default: false },
   },
 });
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -51,7 +55,7 @@ interface Sent {
   body?: unknown;
 }
 
-/** `n` requests (the `i`-th is `send(i)`) over `connections` keep-alive connections; resolves to the count of answers that were not 200. */
+/** `n` requests (the `i`-th is `send(i)`) over `connections` keep-alive connections; resolves to the count of answers that were not 2xx. */
 async function loop(url: string, send: (i: number) => Sent, n: number, connections: number, from = 0): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   let bad = 0;
@@ -60,7 +64,7 @@ async function loop(url: string, send: (i: number) => Sent, n: number, connectio
       const { method, path, headers, body } = send(i);
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = request(`${url}${path}`, { agent, method, headers: payload ? { ...headers, 'content-type': 'application/json' } : headers }, (res) => {
-        if (res.statusCode !== 200) bad++;
+        if (!res.statusCode || res.statusCode < 200 || res.statusCode > 299) bad++;
         res.resume().on('end', resolve);
       }).on('error', reject);
       req.end(payload);
@@ -160,10 +164,22 @@ async function main() {
       const seconds = (performance.now() - started) / 1000;
       process.stdout.write(
         `${n} × ${label} over ${connections} connections: ${((cpu * 1e6) / n).toFixed(0)} µs of server CPU per request, ` +
-          `${((postgres * 1e6) / n).toFixed(0)} µs of PostgreSQL CPU (${((own * 1e6) / n).toFixed(0)} µs in its own backends), ${Math.round(n / seconds)} requests/s, ${bad} not 200\n`,
+          `${((postgres * 1e6) / n).toFixed(0)} µs of PostgreSQL CPU (${((own * 1e6) / n).toFixed(0)} µs in its own backends), ${Math.round(n / seconds)} requests/s, ${bad} not 2xx\n`,
       );
     };
-    if (Number(values['door-scans']) > 0) {
+    if (values.bookings || values['refused-bookings']) {
+      // The rush's two kinds of request, apart: a booking that holds its seat, and one refused because none is left.
+      const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
+      const warm = Math.min(1000, n);
+      const refused = values['refused-bookings'];
+      const event = await publishedEvent(ctx, 'Loop Rush', { quantity: refused ? 1 : n + warm + 10, max_per_order: 4 });
+      const headers = { 'svc-publishable-key': data.keys.test.publishable };
+      const path = `/v1/events/${event.slug}/book`;
+      if (refused) await api.call('POST', path, bookingBody(event.ticketType, 1, 'first'));
+      const bad = await loop(svc.url, (i) => ({ method: 'POST', path, headers, body: bookingBody(event.ticketType, 1, `loop-${i}`) }), 1, 1);
+      process.stdout.write(`the ticket type is ${refused ? 'sold out' : 'open'}: ${bad ? 'a booking was refused' : 'a booking was taken'}\n`);
+      await measure(`POST ${path} (${refused ? 'refused' : 'taken'})`, (i) => ({ method: 'POST', path, headers, body: bookingBody(event.ticketType, 1, `loop-${i}`) }), warm);
+    } else if (Number(values['door-scans']) > 0) {
       // The bench's door: an event that is on, its tickets copied with SQL, scanned once each by a door member.
       const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
       const warm = Math.min(1000, n);

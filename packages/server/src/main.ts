@@ -2,7 +2,7 @@ import { loadConfig } from './config';
 import { ensureDemoTenant } from './demo-tenant';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 import { localSecret, newEncryptionKey, newOperatorToken } from './local-secrets';
-import { createLogger } from './logger';
+import { createLogger, logWritten } from './logger';
 import { startServer } from './server';
 
 async function main() {
@@ -50,6 +50,8 @@ async function main() {
   log.info({ url: running.url }, 'listening');
   try {
     const banner = await ensureDemoTenant(running.ctx.db, running.url, operatorToken);
+    // The banner goes straight to stdout: the log lines before it are written first, so it comes after them.
+    await logWritten(log);
     if (banner) process.stdout.write(`${banner}\n`);
   } catch (err) {
     // A stop during the first start's demo tenant closes the pool under it; that is not a failed start.

@@ -61,6 +61,9 @@ describe('the server process on a configured database', () => {
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-data-')),
     });
     const url = await server.url;
+    // Log lines are buffered, but a lone request's line is still written within a moment, while the server runs.
+    expect((await fetch(`${url}/v1/status`)).status).toBe(200);
+    await expect.poll(() => server.output(), { timeout: 2_000, interval: 50 }).toMatch(/"url":"\/v1\/status".*"msg":"request completed"/);
     // A large, slowly sent body keeps a request in flight while the signal arrives.
     const body = JSON.stringify({ name: 'Slow tenant', metadata: { note: 'x'.repeat(400) } });
     let push!: (chunk: string) => void;
