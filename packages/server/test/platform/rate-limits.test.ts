@@ -16,11 +16,18 @@ describe('headers', () => {
     expect(ok.headers['ratelimit-remaining']).toBe(String(LIMITS.rateLimits.secret - 1));
     expect(ok.headers['retry-after']).toBeUndefined();
 
-    const notFound = await t.http().get('/v1/keys/key_nope').set(bearer(keys.test.secret));
-    expect(notFound.status).toBe(404);
-    expectRateLimitHeaders(notFound, LIMITS.rateLimits.secret);
-    expect(Number(notFound.headers['ratelimit-remaining'])).toBeLessThan(Number(ok.headers['ratelimit-remaining']));
-    expect(notFound.headers['retry-after']).toBeUndefined();
+    // An error draws from the bucket too. Windows are one second long: a pair of requests that straddles a
+    // window's end sees the count start again, so such a pair is sent again.
+    let drawn = false;
+    for (let attempt = 0; attempt < 3 && !drawn; attempt++) {
+      const before = await t.http().get('/v1/keys').set(bearer(keys.test.secret));
+      const notFound = await t.http().get('/v1/keys/key_nope').set(bearer(keys.test.secret));
+      expect(notFound.status).toBe(404);
+      expectRateLimitHeaders(notFound, LIMITS.rateLimits.secret);
+      expect(notFound.headers['retry-after']).toBeUndefined();
+      drawn = Number(notFound.headers['ratelimit-remaining']) < Number(before.headers['ratelimit-remaining']);
+    }
+    expect(drawn).toBe(true);
 
     const invalid = await t.http().post('/v1/keys').set(bearer(keys.test.secret)).send({ type: 'nope' });
     expect(invalid.status).toBe(422);
