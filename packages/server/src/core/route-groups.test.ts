@@ -12,18 +12,40 @@ const schema = {
   other: { make: route('POST', '/v1/other/stuff') },
 };
 
-/** Each route of a part answers with its pattern, as `createExpressEndpoints` would mount the contract's routes. */
-function app() {
+const implementation = { any: 'any', things: { list: 'list', one: 'one', first: 'first' }, other: { make: 'make' } };
+
+const other = {
+  late: { one: route('GET', '/v1/things/:id/late'), boom: route('GET', '/v1/boom') },
+  anywhere: route('GET', '/:kind'),
+};
+const otherImplementation = { late: { one: 'one', boom: 'boom' }, anywhere: 'anywhere' };
+
+type Group = [name: string, schema: Record<string, object>, implementation: Record<string, unknown>];
+
+/**
+ * The groups on one table, each route answering with its method and pattern, as `createExpressEndpoints` would
+ * mount the contract's routes (`/v1/boom` fails instead); then an unknown-route answer and an error handler.
+ */
+function appOf(groups: Group[]) {
   const a = express();
-  const implementation = { any: 'any', things: { list: 'list', one: 'one', first: 'first' }, other: { make: 'make' } };
   const table = new RouteTable();
-  table.addGroup('g', schema, implementation, (router: Router, part) => {
-    for (const r of routesOf(part)) router[r.method.toLowerCase() as 'get' | 'post'](r.path, (_req, res) => res.send(`${r.method} ${r.path}`));
-  });
+  for (const [name, schema, impl] of groups) {
+    table.addGroup(name, schema, impl, (router: Router, part) => {
+      for (const r of routesOf(part)) {
+        router[r.method.toLowerCase() as 'get' | 'post'](r.path, (_req, res, next) =>
+          r.path === '/v1/boom' ? next(new Error('boom')) : res.send(`${r.method} ${r.path}`),
+        );
+      }
+    });
+  }
   a.use(table.handler());
   a.use((req, res) => res.status(404).send(`unknown ${req.method}`));
+  a.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).send(err.message));
   return a;
 }
+
+const app = () => appOf([['g', schema, implementation]]);
+const twoGroups = () => appOf([['g', schema, implementation], ['h', other, otherImplementation]]);
 
 describe('sharedPrefix', () => {
   it('is the literal segments every route of a part starts with', () => {
@@ -56,34 +78,14 @@ describe('RouteTable', () => {
 });
 
 describe('RouteTable across groups', () => {
-  const other = {
-    late: { one: route('GET', '/v1/things/:id/late'), boom: route('GET', '/v1/boom') },
-    anywhere: route('GET', '/:kind'),
-  };
-  function twoGroups() {
-    const a = express();
-    const table = new RouteTable();
-    const answer = (router: Router, part: object) => {
-      for (const r of routesOf(part)) {
-        router.get(r.path, (_req, res, next) => (r.path === '/v1/boom' ? next(new Error('boom')) : res.send(r.path)));
-      }
-    };
-    table.addGroup('g', schema, { any: 'any', things: { list: 'list', one: 'one', first: 'first' }, other: { make: 'make' } }, answer);
-    table.addGroup('h', other, { late: { one: 'one', boom: 'boom' }, anywhere: 'anywhere' }, answer);
-    a.use(table.handler());
-    a.use((req, res) => res.status(404).send('unknown'));
-    a.use((err: Error, _req: express.Request, res: express.Response, _next: express.NextFunction) => res.status(500).send(err.message));
-    return a;
-  }
-
   it('tries the parts of every group whose prefix fits, in the order the groups were added', async () => {
     const a = twoGroups();
-    expect((await request(a).get('/v1/things/th_1/late')).text).toBe('/v1/things/:id/late');
-    expect((await request(a).get('/v1/things/th_1')).text).toBe('/v1/things/:id');
+    expect((await request(a).get('/v1/things/th_1/late')).text).toBe('GET /v1/things/:id/late');
+    expect((await request(a).get('/v1/things/th_1')).text).toBe('GET /v1/things/:id');
     // A part without a prefix is tried for every path, after the parts added before it.
-    expect((await request(a).get('/v1')).text).toBe('/:kind');
-    expect((await request(a).get('/elsewhere')).text).toBe('/:kind');
-    expect((await request(a).get('/v1/nothing/here')).text).toBe('unknown');
+    expect((await request(a).get('/v1')).text).toBe('GET /:kind');
+    expect((await request(a).get('/elsewhere')).text).toBe('GET /:kind');
+    expect((await request(a).get('/v1/nothing/here')).text).toBe('unknown GET');
   });
 
   it('sends an error to the error handler at once, trying no later part', async () => {
