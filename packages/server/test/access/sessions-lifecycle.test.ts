@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { accessDeps } from '../../src/modules/access/access-deps';
 import { expireDueEntitlements } from '../../src/modules/access/entitlements/expire-entitlements.job';
 import { endMissedHeartbeats } from '../../src/modules/access/sessions/end-missed-heartbeats.job';
+import { extendSessions } from '../../src/modules/access/sessions/sessions.repository';
+import { sql } from 'kysely';
 import {
   advance,
   browser,
@@ -112,6 +114,26 @@ describe('ending (state table)', () => {
     expectError(await e.heartbeat(quiet.id), 403, 'session_ended', { reason: 'missed_heartbeats' });
     expectStatus(await e.heartbeat(lively.id), 200);
     expect(await endMissedHeartbeats(accessDeps(t.ctx))).toBe(0);
+  });
+
+  it('a heartbeat rewrites its row in place: no index entry is written (a heap-only update)', async () => {
+    const e = await entitled(t);
+    const ids: string[] = [];
+    for (const device of ['a', 'b', 'c']) ids.push(expectStatus(await e.openFor(device), 201).data.id);
+    const scope = { tenantId: e.tenant.tenant.id, livemode: false };
+    // The transaction's own counts: what these updates did, whatever else runs meanwhile.
+    const counts = await t.ctx.db.transaction().execute(async (tx) => {
+      for (let beat = 1; beat <= 5; beat++) {
+        const at = new Date(now(t).getTime() + beat * 1000);
+        const writes = ids.map((id) => ({ scope, id, now: at, expiresAt: new Date(at.getTime() + 90_000), customer: null, contactHash: null }));
+        expect((await extendSessions(tx, writes)).every(Boolean)).toBe(true);
+      }
+      const { rows } = await sql<{ updated: string; hot: string }>`
+        select pg_stat_get_xact_tuples_updated('access_sessions'::regclass) as updated,
+               pg_stat_get_xact_tuples_hot_updated('access_sessions'::regclass) as hot`.execute(tx);
+      return rows[0];
+    });
+    expect(counts).toEqual({ updated: 15, hot: 15 });
   });
 
   it('a client ending a session that already lapsed finds it ended by missed heartbeats', async () => {
