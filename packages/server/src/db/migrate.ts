@@ -22,6 +22,7 @@ import * as countPaidOrders from './migrations/2026_11_25_50_count_paid_orders';
 import * as leaseWebhookSlots from './migrations/2026_11_26_10_lease_webhook_slots';
 import * as checkinCountPerStatement from './migrations/2026_11_26_30_checkin_count_per_statement';
 import * as accessSessionsHotHeartbeats from './migrations/2026_11_27_10_access_sessions_hot_heartbeats';
+import * as capacityRoomFreed from './migrations/2026_11_27_20_capacity_room_freed';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_10_lease_webhook_slots': leaseWebhookSlots,
   '2026_11_26_30_checkin_count_per_statement': checkinCountPerStatement,
   '2026_11_27_10_access_sessions_hot_heartbeats': accessSessionsHotHeartbeats,
+  '2026_11_27_20_capacity_room_freed': capacityRoomFreed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

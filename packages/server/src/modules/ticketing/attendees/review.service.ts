@@ -12,6 +12,7 @@ import { nowOf } from '../orders/order-transitions';
 import type { OrderRow } from '../orders/order-rows.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { cancelPendingOrder, releaseOrderAs } from '../payments/order-port';
+import { seatsFreed } from '../public/public-event-changed';
 import { issueRefund } from '../refunds/issue-refund';
 import { orderAfterRefund } from '../refunds/order-after-refund';
 import { lockTicket, type AttendeeRow } from './attendee-rows';
@@ -68,7 +69,7 @@ function shareOf(order: OrderRow, ticketsInOrder: number, othersLeft: number): n
 }
 
 /** One seat back to the buckets when an order keeps its other attendees (the order then holds one seat fewer). */
-async function giveBackSeat(trx: Transaction<DB>, scope: Scope, order: OrderRow) {
+async function giveBackSeat(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow) {
   if (order.seats_state === 'released' || order.seats <= 1) return;
   const moved = await scoped(trx, scope)
     .updateTable('orders')
@@ -79,6 +80,7 @@ async function giveBackSeat(trx: Transaction<DB>, scope: Scope, order: OrderRow)
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return;
   await releaseSeats(trx, order.bucket_ids, 1, order.seats_state);
+  seatsFreed(ctx, order.event_id);
   if (order.seats_state === 'sold') await uncountTickets(trx, order, 1);
 }
 
@@ -107,9 +109,9 @@ export async function rejectAttendee(ctx: AppContext, caller: OrganizerCaller, r
     const othersLeft = Number(counts.left);
     if (order.status === 'pending') {
       if (othersLeft === 0) await cancelPendingOrder(trx, ctx, scope, order.id);
-      else await giveBackSeat(trx, scope, order);
+      else await giveBackSeat(trx, ctx, scope, order);
     } else if (order.status === 'paid' || order.status === 'partially_refunded') {
-      if (othersLeft > 0) await giveBackSeat(trx, scope, order);
+      if (othersLeft > 0) await giveBackSeat(trx, ctx, scope, order);
       const amount = shareOf(order, Number(counts.all), othersLeft);
       if (amount > 0) {
         const issued = await issueRefund(trx, scope, order, amount, reason ?? 'Attendee rejected by the organizer.');

@@ -16,12 +16,14 @@ import { expireOrder } from '../orders/expire-orders.job';
 import { markOrderPaid, nowOf } from '../orders/order-transitions';
 import { insertOrderIfCodeFree, type OrderRow } from '../orders/order-rows.service';
 import { serializeOrder } from '../orders/orders.serializer';
+import { publicReadsOf } from '../public/public-parts';
 import { newOrderCode, newTicketSecret, ticketSecretHash } from '../tickets/ticket-secrets';
 import { insertTickets } from '../tickets/ticket-rows.service';
 import { paramOf, unbookableReason, type BookingTarget } from './bookability';
 import { bucketsOfTarget, seatsOf } from './booking-payload';
 import { buyerOf, checkAttendees, unitPriceOf, type Buyer } from './booking-input';
 import { loadBookingTarget } from './booking-target';
+import { SoldOutMemo } from './sold-out-memo';
 import { checkoutUrl, insertCheckoutSession } from './checkout-sessions';
 
 const MAX_AMOUNT = 2_147_483_647;
@@ -145,7 +147,13 @@ export async function book(
   if ((body.external_id !== undefined || body.metadata !== undefined) && principal.kind !== 'secret' && principal.kind !== 'restricted') {
     throw invalid(body.external_id !== undefined ? 'external_id' : 'metadata', 'Only a secret or restricted key may set this.');
   }
-  const t = await loadBookingTarget(ctx.db, scope, eventRef, body);
+  // Once the last seats are gone, the target as last read full answers the rush's refusals (see SoldOutMemo).
+  const t = await publicReadsOf(ctx).soldOut.read(
+    SoldOutMemo.keyOf(scope, eventRef, body.ticket_id, body.event_slot_id),
+    body.quantity,
+    () => loadBookingTarget(ctx.db, scope, eventRef, body),
+    (read) => !roomIn(read.buckets, bucketsOfTarget(read), 1),
+  );
   const reason = unbookableReason(t, now);
   if (reason) throw ApiError.of('not_bookable', { param: paramOf(reason), details: { reason }, message: `Not bookable: ${reason}.` });
   checkAttendees(t.ticketType, body.attendees, seatsOf(t));

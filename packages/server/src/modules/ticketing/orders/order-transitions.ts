@@ -10,6 +10,7 @@ import { redeemHeldCouponUse, releaseCouponUse, takeRedeemedCouponUse } from '..
 import { setTicketStatus, setTicketStatusOfOrders, type TicketRow } from '../tickets/ticket-rows.service';
 import { onOrderPaid, onOrdersPaid } from '../analytics/order-hooks';
 import { uncountSale } from '../analytics/rollups';
+import { seatsFreed } from '../public/public-event-changed';
 import { grantTicketHolders, grantTicketHoldersOfOrders, revokeTicketHolders } from './order-holders';
 import { writePaidOrderMessages, writePaidOrdersMessages } from './order-messages';
 import { findOrder, transitionOrder, type OrderRow } from './orders.repository';
@@ -184,13 +185,14 @@ export async function markHeldOrdersPaid(
  * on the order): seats (held or sold), the coupon use, the tickets (void) and the stream entitlements (revoked).
  * The caller has moved the order's status already (expired, cancelled, refunded); this does not change it.
  */
-export async function releaseOrder(trx: Transaction<DB>, ctx: Pick<AppContext, 'clock'>, scope: Scope, orderId: string): Promise<OrderRow> {
+export async function releaseOrder(trx: Transaction<DB>, ctx: Pick<AppContext, 'clock' | 'parts'>, scope: Scope, orderId: string): Promise<OrderRow> {
   const now = nowOf(ctx);
   const order = await findOrder(trx, scope, orderId, { forUpdate: true });
   if (!order) throw new Error(`releaseOrder: no order ${orderId}`);
   for (const from of ['held', 'sold'] as const) {
     if (await transitionOrder(trx, scope, order.id, { seats_state: from }, { seats_state: 'released' })) {
       await releaseSeats(trx, order.bucket_ids, order.seats, from);
+      seatsFreed(ctx, order.event_id);
       if (from === 'sold') await uncountSale(trx, order);
     }
   }

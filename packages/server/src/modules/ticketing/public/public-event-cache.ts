@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { LIMITS } from '@svc/contract';
+import { GroupedCache } from '../../../core/grouped-cache';
 import type { NotificationListener } from '../../../core/notify';
 import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
@@ -24,15 +25,10 @@ export interface PublicCatalogue {
  * connection clears everything.
  */
 export class PublicEventCache {
-  private readonly entries = new Map<string, { value: PublicCatalogue; until: number }>();
-  private readonly keysByEvent = new Map<string, Set<string>>();
-  private generation = 0;
+  private readonly cache: GroupedCache<PublicCatalogue>;
 
-  constructor(
-    listener: NotificationListener,
-    private readonly ttlMs = LIMITS.keyCache.maxSeconds * 1000,
-    private readonly maxEntries = 5_000,
-  ) {
+  constructor(listener: NotificationListener, ttlMs = LIMITS.keyCache.maxSeconds * 1000, maxEntries = 5_000) {
+    this.cache = new GroupedCache(ttlMs, maxEntries);
     listener.on(PUBLIC_EVENTS_CHANNEL, (eventId) => this.forget(eventId));
     listener.onReset(() => this.forget());
   }
@@ -43,52 +39,26 @@ export class PublicEventCache {
 
   /** The cached catalogue for `key`, else what `load` reads (kept unless an invalidation came meanwhile). */
   async read(key: string, load: () => Promise<PublicCatalogue | undefined>): Promise<PublicCatalogue | undefined> {
-    const entry = this.entries.get(key);
-    if (entry && entry.until > Date.now()) return entry.value;
-    if (entry) this.drop(key, entry.value.event.id);
-    const readAt = this.generation;
+    const kept = this.cache.get(key);
+    if (kept) return kept;
+    const mark = this.cache.mark();
     const value = await load();
-    if (value && readAt === this.generation) this.keep(key, value);
+    if (value) this.cache.keep(key, value.event.id, value, mark);
     return value;
   }
 
   /** Forgets one event (every key it was read by), or everything; a read already running is not kept either. */
   forget(eventId?: string): void {
-    this.generation += 1;
-    if (eventId === undefined) {
-      this.entries.clear();
-      this.keysByEvent.clear();
-      return;
-    }
-    for (const key of this.keysByEvent.get(eventId) ?? []) this.entries.delete(key);
-    this.keysByEvent.delete(eventId);
+    this.cache.forget(eventId);
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.cache.size;
   }
 
   /** Whether any key of the event is kept now. */
   holds(eventId: string): boolean {
-    return this.keysByEvent.has(eventId);
-  }
-
-  private keep(key: string, value: PublicCatalogue): void {
-    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
-      const [oldest, entry] = this.entries.entries().next().value!;
-      this.drop(oldest, entry.value.event.id);
-    }
-    this.entries.set(key, { value, until: Date.now() + this.ttlMs });
-    let keys = this.keysByEvent.get(value.event.id);
-    if (!keys) this.keysByEvent.set(value.event.id, (keys = new Set()));
-    keys.add(key);
-  }
-
-  private drop(key: string, eventId: string): void {
-    this.entries.delete(key);
-    const keys = this.keysByEvent.get(eventId);
-    keys?.delete(key);
-    if (keys?.size === 0) this.keysByEvent.delete(eventId);
+    return this.cache.holds(eventId);
   }
 }
 

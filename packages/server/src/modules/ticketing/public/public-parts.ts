@@ -6,6 +6,7 @@ import { PeriodicTask } from '../../../core/periodic-task';
 import type { Scope } from '../../../core/scope';
 import { bucketsByIdOf, type BucketState } from '../capacity/capacity.service';
 import { PageViewCounter } from './page-view-counter';
+import { SoldOutMemo } from '../booking/sold-out-memo';
 import { PublicEventCache } from './public-event-cache';
 
 /** Page views are deduplicated per visitor and event for this long. */
@@ -17,12 +18,17 @@ export interface PublicReadParts {
   /** Bucket reads of concurrent public reads, one statement per batch (availability is never cached). */
   buckets: Batcher<{ scope: Scope; eventId: string }, Map<string, BucketState>>;
   pageViews: PageViewCounter;
+  /** Booking targets last read sold out, cleared on every process when room may have come back. */
+  soldOut: SoldOutMemo;
 }
 
 const part = modulePart<PublicReadParts>('ticketing');
 export const publicReadsOf = (ctx: Pick<AppContext, 'parts'>): PublicReadParts => part.of(ctx);
 
-/** The module's `setup`: the public reads' cache on the LISTEN connection, the bucket reads and the view counter. */
+/**
+ * The module's `setup`: the public reads' cache and the sold-out memo on the LISTEN connection, the bucket reads
+ * and the view counter.
+ */
 export function setUpPublicReads(ctx: AppContext, listener: NotificationListener): void {
   part.set(ctx, {
     events: new PublicEventCache(listener),
@@ -39,6 +45,7 @@ export function setUpPublicReads(ctx: AppContext, listener: NotificationListener
       return items.map(({ eventId }) => new Map([...all].filter(([, b]) => b.event_id === eventId)));
     }),
     pageViews: new PageViewCounter(ctx.db, ctx.log, PAGE_VIEW_WINDOW_MINUTES),
+    soldOut: new SoldOutMemo(listener),
   });
 }
 
