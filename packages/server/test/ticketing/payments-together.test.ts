@@ -73,6 +73,8 @@ describe('confirmations paid together', () => {
       expect(entitlements).toHaveLength(booking.quantity);
       for (const ticket of tickets) {
         expect(ticket.status).toBe('valid');
+        // Its ticket message is on its way (the attendee's email, else the buyer's).
+        expect(ticket.ticket_delivery_status).toBe('queued');
         const held = entitlements.find((e) => e.id === ticket.entitlement_id)!;
         expect(held).toMatchObject({ customer: ticket.customer_id, source: 'ticket', resource_type: 'ls', resource_id: stream.id, status: 'active' });
       }

@@ -7,16 +7,27 @@ import type { DB } from '../../../db/schema';
 export const TICKET_TEMPLATE = 'ticket';
 export const INVITE_TEMPLATE = 'attendee_invite';
 
-/** Payment wrote each attendee's ticket message (to them, else to the buyer): their ticket is on its way. */
-async function ticketsQueued(trx: Transaction<DB>, e: PreparedEvent) {
-  await scoped(trx, e.scope)
-    .updateTable('tickets')
-    .set({ ticket_delivery_status: 'queued' })
-    .where('order_id', '=', e.envelope.subject)
-    .where('status', '=', 'valid')
-    .where(sql<boolean>`(tickets.email is not null or tickets.phone is not null
-      or exists (select 1 from orders o where o.id = tickets.order_id and (o.buyer_email is not null or o.buyer_phone is not null)))`)
-    .execute();
+/**
+ * Payment wrote each attendee's ticket message (to them, else to the buyer): their ticket is on its way. The
+ * orders paid together in one transaction move in one statement per scope.
+ */
+async function ticketsQueued(trx: Transaction<DB>, paid: readonly PreparedEvent[]) {
+  const byScope = new Map<string, { scope: PreparedEvent['scope']; orders: string[] }>();
+  for (const e of paid) {
+    const key = `${e.scope.tenantId}:${e.scope.livemode}`;
+    if (!byScope.has(key)) byScope.set(key, { scope: e.scope, orders: [] });
+    byScope.get(key)!.orders.push(e.envelope.subject);
+  }
+  for (const { scope, orders } of byScope.values()) {
+    await scoped(trx, scope)
+      .updateTable('tickets')
+      .set({ ticket_delivery_status: 'queued' })
+      .where('order_id', '=', sql<string>`any(${orders}::text[])`)
+      .where('status', '=', 'valid')
+      .where(sql<boolean>`(tickets.email is not null or tickets.phone is not null
+        or exists (select 1 from orders o where o.id = tickets.order_id and (o.buyer_email is not null or o.buyer_phone is not null)))`)
+      .execute();
+  }
 }
 
 /** A delivery result of a ticket or invite message moves the status of the tickets it was about. */
@@ -35,10 +46,11 @@ async function deliveryResult(trx: Transaction<DB>, e: PreparedEvent, status: 'd
 
 /** Ticketing's `onEvents`: runs in the emitting transaction, so a status moves exactly when its cause commits. */
 export const attendeeDeliverySubscriber: EventSubscriber = async (trx, events) => {
+  const paid = events.filter((e) => e.envelope.type === 'events.order.paid');
+  if (paid.length > 0) await ticketsQueued(trx, paid);
   for (const e of events) {
     const type = e.envelope.type;
-    if (type === 'events.order.paid') await ticketsQueued(trx, e);
-    else if (type === 'messaging.message.delivered') await deliveryResult(trx, e, 'delivered');
+    if (type === 'messaging.message.delivered') await deliveryResult(trx, e, 'delivered');
     else if (type === 'messaging.message.failed') await deliveryResult(trx, e, 'failed');
   }
 };
