@@ -130,7 +130,8 @@ describe('bookings of a sold-out ticket type', () => {
       expectStatus(await t.http().post(`/v1/orders/${booked}/cancel`).set(sk(tenant)), 200);
       // A round trip on the listening connection lets every notification sent before it arrive.
       await listen.query('select 1');
-      expect(heard).toEqual([event.id]);
+      // Earlier tests' events may still be heard here: only this event's count.
+      expect(heard.filter((id) => id === event.id)).toEqual([event.id]);
     } finally {
       await listen.end();
     }
