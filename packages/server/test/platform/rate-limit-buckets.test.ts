@@ -4,7 +4,7 @@ import { LIMITS } from '@svc/contract';
 import type { Principal, ResolvedKey, ResolvedTenant } from '../../src/core/principal';
 import { bucketFor, RateLimits } from '../../src/core/rate-limit';
 import { bearer } from '../harness';
-import { burst, count, expectLimited, expectRateLimitHeaders, useRateLimitServers } from './rate-limit-fixtures';
+import { burst, count, expectLimited, expectRateLimitHeaders, useRateLimitServers, windowStart } from './rate-limit-fixtures';
 
 const { t, pub } = useRateLimitServers();
 
@@ -91,6 +91,7 @@ describe('public routes', () => {
 
   it('share one bucket per IP across public routes', async () => {
     const ip = from('192.0.2.20');
+    await windowStart();
     const responses = await Promise.all([
       pub.http().get('/v1/status').set(ip),
       pub.http().get('/build-info').set(ip),
