@@ -1,16 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
 import { OPERATOR_TOKEN } from '../harness';
+import { freePort } from '../kit/free-port';
 import { runServerProcess } from '../process';
 
 const ENCRYPTION_KEY = Buffer.alloc(32, 3).toString('base64');
 
 describe('the server process on an embedded PostgreSQL', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-embedded-'));
-  const env = { SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: String(55000 + Math.floor(Math.random() * 2000)), DATABASE_URL: '' };
+  const env = { SVC_DATA_DIR: dataDir, SVC_EMBEDDED_PG_PORT: '', DATABASE_URL: '' };
+  beforeAll(async () => {
+    env.SVC_EMBEDDED_PG_PORT = String(await freePort());
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts with no database configured, prints the demo tenant once, and recovers after SIGKILL', async () => {

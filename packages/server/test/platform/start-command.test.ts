@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from '../../src/embedded-postgres';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
 import { ENCRYPTION_KEY, OPERATOR_TOKEN } from '../harness';
 import { SERVER_DIR } from '../process';
+import { freePort } from '../kit/free-port';
 
 /** `pnpm start` in its own process group, as a terminal or a service manager runs it. */
 function pnpmStart(env: Record<string, string>) {
@@ -69,7 +70,7 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started by root from a private
   const nativeDir = join(priv, 'linux', 'pkg', 'native');
 
   it('runs PostgreSQL from a copy the postgres user can reach, with its data there too', async () => {
-    const port = 56000 + Math.floor(Math.random() * 2000);
+    const port = await freePort();
     const db = await startEmbeddedPostgres(join(priv, 'data'), port, log, { nativeDir, sharedDir: shared });
     try {
       const client = new pg.Client({ connectionString: db.url });

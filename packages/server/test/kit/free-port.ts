@@ -1,0 +1,16 @@
+import { createServer } from 'node:net';
+
+/**
+ * A TCP port on 127.0.0.1 that nothing holds right now, chosen by the system. A random port of a fixed range
+ * may already be taken (the range overlaps the ports the system gives outgoing connections).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
