@@ -1,26 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Express } from 'express';
 import { sql } from 'kysely';
 import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { createContext, type ServerConfig } from '../../src/context';
-import type { AppContext } from '../../src/core/context';
 import type { NotificationListener } from '../../src/core/notify';
 import { PUBLIC_EVENTS_CHANNEL, PublicEventCache, type PublicCatalogue } from '../../src/modules/ticketing/public/public-event-cache';
 import { publicEventChanged } from '../../src/modules/ticketing/public/public-event-changed';
 import { publicReadsOf } from '../../src/modules/ticketing/public/public-parts';
-import { createTenant } from '../../src/modules/platform';
 import { startServer } from '../../src/server';
-import { createTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
 import { expectStatus } from '../kit/expect';
 import { writePageViews } from '../kit/page-views';
 import { pk } from './booking-fixtures';
-import { makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant } from './catalogue-fixtures';
+import { makePublishedEvent, makeTicketType, sk, type Tenant } from './catalogue-fixtures';
+import { stopTwoInstances, twoInstances, type SecondInstance } from './two-instances';
 
 /**
  * The public event page is cached in each process and cleared on every process through NOTIFY; availability is
@@ -29,24 +25,15 @@ import { makeOrganization, makePublishedEvent, makeTicketType, sk, type Tenant }
  */
 
 let t: TestServer;
-let second: { ctx: AppContext; app: Express; listener: NotificationListener };
+let second: SecondInstance;
 let tenant: Tenant;
 let org: { id: string };
 
 beforeAll(async () => {
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
-  const { ctx, listener } = await createContext({ ...t.ctx.config } as ServerConfig, pino({ level: 'silent' }), 5);
-  second = { ctx, listener, app: createApp(ctx) };
-  // Many visitors read at once from one address here: the publishable key's per-viewer limit is raised.
-  tenant = await createTenant(t.ctx.db, { name: 'Acme', rate_limits: { publishable: 10_000 } });
-  org = await makeOrganization(t, tenant);
+  ({ t, second, tenant, org } = await twoInstances());
 });
 
-afterAll(async () => {
-  await second?.listener.stop();
-  await second?.ctx.db.destroy();
-  await t?.close();
-});
+afterAll(() => stopTwoInstances(t, second));
 
 const onSecond = (slug: string, agent = 'reader') => request(second.app).get(`/v1/events/${slug}`).set(pk(tenant)).set('User-Agent', agent);
 

@@ -1,21 +1,17 @@
-import type { Express } from 'express';
 import { sql } from 'kysely';
 import pg from 'pg';
-import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
-import { createContext, type ServerConfig } from '../../src/context';
 import type { AppContext } from '../../src/core/context';
 import type { NotificationListener } from '../../src/core/notify';
 import { ROOM_FREED_CHANNEL } from '../../src/modules/ticketing/booking/sold-out-memo';
 import { releaseOrder } from '../../src/modules/ticketing/orders/order-transitions';
 import { publicReadsOf } from '../../src/modules/ticketing/public/public-parts';
-import { createTenant } from '../../src/modules/platform';
-import { createTestServer, type TestServer } from '../harness';
+import type { TestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { bookingBody, pk } from './booking-fixtures';
-import { makeOrganization, makePublishedEvent, sk, type Tenant } from './catalogue-fixtures';
+import { makePublishedEvent, sk, type Tenant } from './catalogue-fixtures';
+import { stopTwoInstances, twoInstances, type SecondInstance } from './two-instances';
 
 /**
  * Once a ticket type is sold out, each process answers the refusals from the target it last read full, until it
@@ -23,23 +19,15 @@ import { makeOrganization, makePublishedEvent, sk, type Tenant } from './catalog
  */
 
 let t: TestServer;
-let second: { ctx: AppContext; app: Express; listener: NotificationListener };
+let second: SecondInstance;
 let tenant: Tenant;
 let org: { id: string };
 
 beforeAll(async () => {
-  t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
-  const { ctx, listener } = await createContext({ ...t.ctx.config } as ServerConfig, pino({ level: 'silent' }), 5);
-  second = { ctx, listener, app: createApp(ctx) };
-  tenant = await createTenant(t.ctx.db, { name: 'Acme', rate_limits: { publishable: 10_000 } });
-  org = await makeOrganization(t, tenant);
+  ({ t, second, tenant, org } = await twoInstances());
 });
 
-afterAll(async () => {
-  await second?.listener.stop();
-  await second?.ctx.db.destroy();
-  await t?.close();
-});
+afterAll(() => stopTwoInstances(t, second));
 
 const onFirst = (slug: string, body: object) => t.http().post(`/v1/events/${slug}/book`).set(pk(tenant)).send(body);
 const onSecond = (slug: string, body: object) => request(second.app).post(`/v1/events/${slug}/book`).set(pk(tenant)).send(body);
