@@ -24,7 +24,7 @@ import { bucketsOfTarget, seatsOf } from './booking-payload';
 import { buyerOf, checkAttendees, unitPriceOf, type Buyer } from './booking-input';
 import { loadBookingTarget } from './booking-target';
 import { SoldOutMemo } from './sold-out-memo';
-import { checkoutUrl, insertCheckoutSession } from './checkout-sessions';
+import { checkoutSessionRow, checkoutUrl } from './checkout-sessions';
 
 const MAX_AMOUNT = 2_147_483_647;
 
@@ -77,8 +77,11 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget & { b
       metadata: JSON.stringify(body.metadata ?? {}),
       expires_at: p.expiresAt,
     });
+    const due = p.total > 0 && !p.payLater;
+    const session = due ? checkoutSessionRow(scope, { orderId: order.id, amount: p.total, currency: order.currency, redirectUrl: order.redirect_url, expiresAt: p.expiresAt! }) : null;
+    // The checkout session goes in with the tickets (a booking names at least one attendee), in one statement.
     const tickets = await insertTickets(
-      trx,
+      session ? trx.with('new_checkout_session', (q) => q.insertInto('checkout_sessions').values(session).returning('id')) : trx,
       scope,
       body.attendees.map((a, i) => {
         const id = newId('ticket');
@@ -104,10 +107,6 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget & { b
         };
       }),
     );
-    const due = p.total > 0 && !p.payLater;
-    const sessionId = due
-      ? await insertCheckoutSession(trx, scope, { orderId: order.id, amount: p.total, currency: order.currency, redirectUrl: order.redirect_url, expiresAt: p.expiresAt! })
-      : null;
     if (p.expiresAt) {
       await sendInTransaction(trx, [jobOf(expireOrder, { tenant_id: scope.tenantId, livemode: scope.livemode, order_id: order.id }, p.expiresAt)]);
     }
@@ -128,7 +127,7 @@ async function createOrder(ctx: AppContext, scope: Scope, t: BookingTarget & { b
       const paid = await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: 0 });
       return { booking: paid.order, payment: [] as [] };
     }
-    return { booking: created, payment: sessionId ? checkoutUrl(ctx.config.baseUrl, sessionId) : ([] as []) };
+    return { booking: created, payment: session ? checkoutUrl(ctx.config.baseUrl, session.id) : ([] as []) };
   });
 }
 

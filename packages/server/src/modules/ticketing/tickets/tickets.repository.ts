@@ -1,14 +1,16 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Selectable } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 import type { TicketsTable } from '../../../db/ticketing.schema';
 
 export type TicketRow = Selectable<TicketsTable>;
 export type NewTicket = Omit<Insertable<TicketsTable>, 'tenant_id' | 'livemode'>;
 
-export async function insertTickets(db: Executor, scope: Scope, tickets: readonly NewTicket[]): Promise<TicketRow[]> {
+/** `db` may carry a `with` clause: a statement that runs in the same round trip (booking's checkout session). */
+export async function insertTickets(db: Pick<QueryCreator<DB>, 'insertInto'>, scope: Scope, tickets: readonly NewTicket[]): Promise<TicketRow[]> {
   if (tickets.length === 0) return [];
   return db
     .insertInto('tickets')
