@@ -15,6 +15,11 @@ const book = (ctx: Context, slug: string, ticketType: string, quantity: number, 
   body: bookingBody(ticketType, quantity, buyer),
 });
 
+const percentiles = (ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0);
+  return `p50 ${at(50)} ms, p99 ${at(99)} ms`;
+};
 const failures = (answers: Answer[], ok: (a: Answer) => boolean) => answers.filter((a) => !ok(a));
 const describe = (a: Answer | undefined) => (a ? `${a.status} ${a.error ?? JSON.stringify(a.body).slice(0, 200)}` : 'none');
 
@@ -62,7 +67,8 @@ export const ticketRush: Scenario = {
         `Ticket rush: ${booked.length} of ${BUYERS} buyers booked ${seatsBooked} of the last ${LAST_SEATS} seats; ` +
           `${answers.length - booked.length} refused (${wrongRefusals.length} not 409 sold_out${wrongRefusals[0] ? `, e.g. ${describe(wrongRefusals[0])}` : ''}; ${serverErrors} 5xx). ` +
           `After the run: ${liveTickets} live tickets for ${bucket!.capacity} seats, bucket held ${bucket!.held} + sold ${bucket!.sold}: ` +
-          `${oversold} oversold, ${consistent ? 'consistent' : 'INCONSISTENT'} with the tickets and the answers.`,
+          `${oversold} oversold, ${consistent ? 'consistent' : 'INCONSISTENT'} with the tickets and the answers. ` +
+          `Latency of the bookings taken: ${percentiles(booked.map((a) => a.ms))}; of the refusals: ${percentiles(answers.filter((a) => a.status !== 201).map((a) => a.ms))}.`,
       ],
     };
   },
