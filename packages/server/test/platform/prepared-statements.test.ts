@@ -64,7 +64,8 @@ describe('prepared statements', () => {
   });
 
   it('keeps transactions whole: a failing statement undoes the ones before it, and the connection goes on', async () => {
-    const { db } = countingDatabase();
+    const { db } = createDatabase(t.databaseUrl, 1);
+    open.push(db);
     await sql`create table if not exists begin_probe (id integer primary key)`.execute(db);
     await expect(
       db.transaction().execute(async (trx) => {
