@@ -20,6 +20,9 @@ const seatTarget = (t: BookingTarget) => ({
   ticketType: { id: t.ticketType.id, quantity: t.ticketType.quantity },
 });
 export const bucketsOfTarget = (t: BookingTarget) => bucketsOf(seatTarget(t));
+/** Whether the read found every bucket the booking holds seats in (a slot's first booking makes its `ts:` row). */
+export const hasAllBuckets = (t: BookingTarget & { buckets: readonly { id: string }[] }) =>
+  bucketsOfTarget(t).every((b) => t.buckets.some((r) => r.id === b.id));
 
 /** The body `POST …/book` expects for this target: placeholders where the buyer fills in. */
 function expectedPayload(t: BookingTarget, slots: number): Record<string, unknown> {

@@ -67,6 +67,28 @@ export async function holdSeats(trx: Transaction<DB>, bucketIds: readonly string
   return rows.length === ids.length ? rows : null;
 }
 
+/** Locks the buckets in id order (as every holder takes them) and reads them: for holds decided by the caller. */
+export async function lockBuckets(trx: Transaction<DB>, bucketIds: readonly string[]): Promise<HeldBucket[]> {
+  const ids = [...new Set(bucketIds)].sort();
+  const { rows } = await sql<HeldBucket>`
+    select id, capacity, held, sold from capacity_buckets where id = any(${ids}::text[]) order by id for update`.execute(trx);
+  return rows;
+}
+
+/**
+ * The update that holds seats in buckets that `lockBuckets` locked and the caller found room in, the seats
+ * summed per bucket: a common table expression (parenthesised, as `with` takes it), to run in the same statement
+ * as the orders that hold them.
+ */
+export function holdLockedSeats(seats: ReadonlyMap<string, number>) {
+  const ids = [...seats.keys()].sort();
+  return sql<{ id: string }>`(
+    update capacity_buckets b set held = b.held + s.seats
+    from unnest(${ids}::text[], ${ids.map((id) => seats.get(id)!)}::int[]) as s(id, seats)
+    where b.id = s.id
+    returning b.id)`;
+}
+
 export interface HeldBucket {
   id: string;
   capacity: number | null;

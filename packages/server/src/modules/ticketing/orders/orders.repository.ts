@@ -1,8 +1,9 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Selectable, type Updateable } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 import type { OrdersTable, OrderStatus } from '../../../db/ticketing.schema';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -19,6 +20,17 @@ export async function insertOrderIfCodeFree(db: Executor, scope: Scope, order: N
     .onConflict((oc) => oc.columns(['tenant_id', 'livemode', 'code']).doNothing())
     .returningAll()
     .executeTakeFirst();
+}
+
+/** `insertOrderIfCodeFree` for several orders in one statement: answers the rows inserted (not those whose code was taken). */
+export async function insertOrdersIfCodesFree(db: Pick<QueryCreator<DB>, 'insertInto'>, scope: Scope, orders: readonly NewOrder[]): Promise<OrderRow[]> {
+  if (orders.length === 0) return [];
+  return db
+    .insertInto('orders')
+    .values(orders.map((o) => ({ ...o, tenant_id: scope.tenantId, livemode: scope.livemode })))
+    .onConflict((oc) => oc.columns(['tenant_id', 'livemode', 'code']).doNothing())
+    .returningAll()
+    .execute();
 }
 
 export async function findOrder(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}) {
