@@ -18,6 +18,8 @@ export interface Answer {
   /** A client-side failure (connection reset, timeout): counted in `errors`. */
   error?: string;
   ms: number;
+  /** When the answer came, in ms from the start of the burst. */
+  at: number;
 }
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : 0);
@@ -59,9 +61,9 @@ export async function burst(server: Running, connections: number, requests: Burs
           const t0 = performance.now();
           try {
             const { status, text } = await send(agent, server.url, r);
-            answers[i] = { status, body: text ? JSON.parse(text) : undefined, ms: performance.now() - t0 };
+            answers[i] = { status, body: text ? JSON.parse(text) : undefined, ms: performance.now() - t0, at: performance.now() - started };
           } catch (err) {
-            answers[i] = { status: 0, body: undefined, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0 };
+            answers[i] = { status: 0, body: undefined, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0, at: performance.now() - started };
           }
         }
       }),

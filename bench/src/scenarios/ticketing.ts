@@ -68,7 +68,8 @@ export const ticketRush: Scenario = {
           `${answers.length - booked.length} refused (${wrongRefusals.length} not 409 sold_out${wrongRefusals[0] ? `, e.g. ${describe(wrongRefusals[0])}` : ''}; ${serverErrors} 5xx). ` +
           `After the run: ${liveTickets} live tickets for ${bucket!.capacity} seats, bucket held ${bucket!.held} + sold ${bucket!.sold}: ` +
           `${oversold} oversold, ${consistent ? 'consistent' : 'INCONSISTENT'} with the tickets and the answers. ` +
-          `Latency of the bookings taken: ${percentiles(booked.map((a) => a.ms))}; of the refusals: ${percentiles(answers.filter((a) => a.status !== 201).map((a) => a.ms))}.`,
+          `Latency of the bookings taken: ${percentiles(booked.map((a) => a.ms))}; of the refusals: ${percentiles(answers.filter((a) => a.status !== 201).map((a) => a.ms))}. ` +
+          `The last booking was taken ${Math.round(Math.max(...booked.map((a) => a.at)))} ms into the run's ${Math.round(Math.max(...answers.map((a) => a.at)))} ms.`,
       ],
     };
   },
