@@ -25,7 +25,8 @@ const describe = (a: Answer | undefined) => (a ? `${a.status} ${a.error ?? JSON.
 
 /**
  * 2,000 buyers booking 1–4 tickets each, all at once (over the run's connections), for the last 500 seats of one
- * ticket type: its other 500 were booked just before by the same route (the warm-up). Checked after the run
+ * ticket type: its other 500 were booked just before by the same route (the warm-up), and as many buyers as the
+ * rush's were refused on another event, sold out (the refusals' warm-up). Checked after the run
  * against the rows: no more tickets than seats, the bucket's `held + sold` equal to the live tickets, every
  * refusal a `409 sold_out`.
  */
@@ -37,6 +38,13 @@ export const ticketRush: Scenario = {
     const warmUp = await burst(ctx.svc, ctx.connections, Array.from({ length: LAST_SEATS / 2 }, (_, i) => book(ctx, event.slug, event.ticketType, 2, `early-${i}`)));
     const warmUpFailed = failures(warmUp.answers, (a) => a.status === 201);
     if (warmUpFailed.length) throw new Error(`ticket rush: ${warmUpFailed.length} warm-up bookings failed, e.g. ${describe(warmUpFailed[0])}`);
+    // Nine requests in ten of the rush are refused: that path is warmed up too, on an event of its own sold out first.
+    const soldOut = await publishedEvent(ctx, 'Bench Sold Out', { quantity: 1, max_per_order: 4 });
+    const lateBuyers = Array.from({ length: BUYERS }, (_, i) => book(ctx, soldOut.slug, soldOut.ticketType, 1 + ((i * 7) % 4), `late-${i}`));
+    const refusedWarmUp = await burst(ctx.svc, ctx.connections, [book(ctx, soldOut.slug, soldOut.ticketType, 1, 'first'), ...lateBuyers]);
+    const warmUpTaken = refusedWarmUp.answers.filter((a) => a.status === 201).length;
+    const warmUpWrong = failures(refusedWarmUp.answers.slice(1), (a) => a.status === 409 && a.body?.error?.code === 'sold_out');
+    if (warmUpTaken !== 1 || warmUpWrong.length) throw new Error(`ticket rush: the sold-out warm-up took ${warmUpTaken} bookings, e.g. ${describe(warmUpWrong[0])}`);
 
     const quantities = Array.from({ length: BUYERS }, (_, i) => 1 + ((i * 7) % 4));
     const { result, answers } = await burst(ctx.svc, ctx.connections, quantities.map((q, i) => book(ctx, event.slug, event.ticketType, q, `rush-${i}`)));
