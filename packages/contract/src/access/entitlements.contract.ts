@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { access, repeatable } from '../common/access';
+import { access, frequent, repeatable } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { ExternalIdSchema, MetadataFilterSchema } from '../common/metadata';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
@@ -122,8 +122,9 @@ export const accessChecksContract = c.router(
         'a restricted entitlement refuses a check that does not say.',
       body: AccessCheckRequestSchema,
       responses: { 200: dataOf(AccessCheckResultSchema), ...errors, ...errorResponses(422) },
-      // A read sent as POST (its body is the question): repeating it changes nothing.
-      metadata: { ...read, ...repeatable },
+      // A read sent as POST (its body is the question): repeating it changes nothing. A player's server asks it for
+      // every viewer, as often as heartbeats: its log lines are counted into the periodic summary.
+      metadata: { ...read, ...repeatable, ...frequent },
     },
   },
   { strictStatusCodes: true },

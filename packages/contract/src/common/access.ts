@@ -56,8 +56,9 @@ export type RouteAccess =
 export const access = <const A extends RouteAccess>(a: A) => ({ access: a });
 
 /**
- * Route metadata beside `access` for a route called every few seconds by every viewer (the heartbeat): the
- * server writes its per-request log lines at `debug` and counts it into a periodic `requests summary` at `info`.
+ * Route metadata beside `access` for a route called for every viewer, visitor or ticket (the heartbeat, the access
+ * check, the public event page, a door scan): the server writes its per-request log lines at `debug` and counts it
+ * into a periodic `requests summary` at `info`.
  */
 export const frequent = { requestLog: 'summary' } as const;
 

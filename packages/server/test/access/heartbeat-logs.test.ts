@@ -73,4 +73,16 @@ describe('request logs of heartbeats', () => {
     expect(heartbeatLines).toEqual([]);
     expect(log.lines.some((l) => l.req?.id === opened.headers['request-id'] && l.msg === 'request completed')).toBe(true);
   });
+
+  it('writes the lines of the other per-viewer and per-ticket routes at debug too: the access check, a door scan', async () => {
+    const e = await entitled(t);
+    const log = appWithLog('trace');
+    const check = await log.http().post('/v1/access/check').set(bearer(e.sk)).send({ customer: 'viewer-1', resource: { type: 'ls', id: e.stream.id } });
+    expectStatus(check, 200);
+    const scan = await log.http().post('/v1/organizer/events/no-such-show/checkins').set(bearer(e.sk)).send({ secret: 'X'.repeat(32), type: 'entry' });
+    expect(scan.status).toBe(404);
+    const levelOf = (id: string) => log.lines.find((l) => l.msg === 'request completed' && l.req?.id === id)?.level;
+    expect(levelOf(check.headers['request-id'])).toBe(20);
+    expect(levelOf(scan.headers['request-id'])).toBe(20);
+  });
 });
