@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aloneOnDeadlock, aloneOnFailure, Batcher } from './batcher';
+import { aloneOnDeadlock, aloneOnFailure, Batcher, runByGroup } from './batcher';
 
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 
@@ -79,5 +79,42 @@ describe('aloneOnFailure', () => {
       { status: 'fulfilled', value: 'C' },
     ]);
     expect(calls).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
+  });
+});
+
+describe('runByGroup', () => {
+  it('runs each group apart, one after the other, and answers every item in the items\' order', async () => {
+    const runs: string[][] = [];
+    let running = 0;
+    const answers = await runByGroup(
+      ['a1', 'b1', 'a2', 'c1', 'b2'],
+      (item) => item[0]!,
+      async (group) => {
+        running += 1;
+        expect(running).toBe(1);
+        await new Promise((r) => setTimeout(r, 1));
+        running -= 1;
+        runs.push(group);
+        return group.map((item) => item.toUpperCase());
+      },
+      () => 'failed',
+    );
+    expect(runs).toEqual([['a1', 'a2'], ['b1', 'b2'], ['c1']]);
+    expect(answers).toEqual(['A1', 'B1', 'A2', 'C1', 'B2']);
+  });
+
+  it('answers a failed group\'s items what onFailure says, once per group, and runs the other groups', async () => {
+    const failures: string[][] = [];
+    const answers = await runByGroup(
+      ['a1', 'b1', 'a2'],
+      (item) => item[0]!,
+      async (group) => {
+        if (group[0] === 'a1') throw new Error('boom');
+        return group.map((item) => item.toUpperCase());
+      },
+      (err, group) => (failures.push(group), `alone after ${(err as Error).message}`),
+    );
+    expect(answers).toEqual(['alone after boom', 'B1', 'alone after boom']);
+    expect(failures).toEqual([['a1', 'a2']]);
   });
 });

@@ -94,3 +94,29 @@ export const aloneOnFailure =
       return out;
     }
   };
+
+/**
+ * A flush's items split into groups by `keyOf` (a transaction per tenant and environment), each group run one
+ * after the other, since a flush holds one pooled connection whatever the number of groups. Answers each item's
+ * result in the items' order; a group whose run throws is answered, for each of its items, what `onFailure(err, group)`
+ * answers once for it.
+ */
+export async function runByGroup<I, O>(
+  items: readonly I[],
+  keyOf: (item: I) => string,
+  run: (group: I[]) => Promise<O[]>,
+  onFailure: (err: unknown, group: I[]) => O,
+): Promise<O[]> {
+  const groups = new Map<string, number[]>();
+  items.forEach((item, i) => groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), i]));
+  const out = new Array<O>(items.length);
+  for (const indexes of groups.values()) {
+    const group = indexes.map((i) => items[i]!);
+    const answers = await run(group).catch((err: unknown) => {
+      const failed = onFailure(err, group);
+      return group.map(() => failed);
+    });
+    indexes.forEach((i, j) => (out[i] = answers[j]!));
+  }
+  return out;
+}

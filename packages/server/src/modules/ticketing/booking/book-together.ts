@@ -1,6 +1,6 @@
 import type { Order } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
-import { Batcher, ItemFailure } from '../../../core/batcher';
+import { Batcher, ItemFailure, runByGroup } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
 import { emitPreparedEvents, envelopeOf } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
@@ -49,19 +49,16 @@ const scopeKey = (s: Scope) => `${s.tenantId} ${s.livemode}`;
  * any one booking's fault such as a taken `external_id`) writes nothing, and each of its bookings is then taken
  * alone, so one cannot fail the others.
  */
-export async function bookGroups(ctx: AppContext, items: BookItem[]): Promise<Array<Booked | typeof ALONE | ItemFailure>> {
-  const groups = new Map<string, number[]>();
-  items.forEach((item, i) => groups.set(scopeKey(item.scope), [...(groups.get(scopeKey(item.scope)) ?? []), i]));
-  const out: Array<Booked | typeof ALONE | ItemFailure> = items.map(() => ALONE);
-  // One after the other: a flush holds one pooled connection, whatever the number of tenants in it.
-  for (const indexes of groups.values()) {
-    const answers = await takeTogether(ctx, indexes.map((i) => items[i]!)).catch((err: unknown): Array<typeof ALONE> => {
-      ctx.log.warn({ err: (err as Error).message, bookings: indexes.length }, 'bookings taken together failed; taking each alone');
-      return indexes.map(() => ALONE);
-    });
-    indexes.forEach((i, j) => (out[i] = answers[j]!));
-  }
-  return out;
+export function bookGroups(ctx: AppContext, items: BookItem[]): Promise<Array<Booked | typeof ALONE | ItemFailure>> {
+  return runByGroup<BookItem, Booked | typeof ALONE | ItemFailure>(
+    items,
+    (item) => scopeKey(item.scope),
+    (group) => takeTogether(ctx, group),
+    (err, group) => {
+      ctx.log.warn({ err: (err as Error).message, bookings: group.length }, 'bookings taken together failed; taking each alone');
+      return ALONE;
+    },
+  );
 }
 
 /**

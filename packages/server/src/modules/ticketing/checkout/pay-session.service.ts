@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Payment } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
-import { Batcher } from '../../../core/batcher';
+import { Batcher, runByGroup } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
 import { eventRequestOf, type RequestRef } from '../../../core/request-context';
 import { withRequest } from '../../../core/scope';
@@ -121,23 +121,16 @@ const scopeKey = (s: CheckoutSessionRow) => `${s.tenant_id} ${s.livemode}`;
  * deadlock, any one payment's fault) writes nothing, and each of its confirmations is then paid alone, so one
  * cannot fail the others.
  */
-export async function payConfirmations(ctx: AppContext, items: PayItem[]): Promise<Array<PaidSession | typeof ALONE>> {
-  const groups = new Map<string, number[]>();
-  items.forEach((item, i) => {
-    const group = groups.get(scopeKey(item.session)) ?? [];
-    group.push(i);
-    groups.set(scopeKey(item.session), group);
-  });
-  const out: Array<PaidSession | typeof ALONE> = items.map(() => ALONE);
-  // One after the other: a flush holds one pooled connection, whatever the number of tenants in it.
-  for (const indexes of groups.values()) {
-    const answers = await payTogether(ctx, indexes.map((i) => items[i]!)).catch((err: unknown): Array<typeof ALONE> => {
-      ctx.log.warn({ err: (err as Error).message, payments: indexes.length }, 'payments paid together failed; paying each alone');
-      return indexes.map(() => ALONE);
-    });
-    indexes.forEach((i, j) => (out[i] = answers[j]!));
-  }
-  return out;
+export function payConfirmations(ctx: AppContext, items: PayItem[]): Promise<Array<PaidSession | typeof ALONE>> {
+  return runByGroup(
+    items,
+    (item) => scopeKey(item.session),
+    (group) => payTogether(ctx, group),
+    (err, group) => {
+      ctx.log.warn({ err: (err as Error).message, payments: group.length }, 'payments paid together failed; paying each alone');
+      return ALONE;
+    },
+  );
 }
 
 /**
