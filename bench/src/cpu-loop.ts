@@ -13,6 +13,7 @@ import { Api, pool } from './api';
 import { postgresCpu, postgresCpuSince, ROOT, start } from './processes';
 import { summariseProfiles } from './profile-summary';
 import { seedTickets, secretOf } from './scenarios/door-scans';
+import { settle } from './scenarios/settle';
 import { signedInMember } from './scenarios/ticketing-reads';
 import { bookingBody, publishedEvent } from './scenarios/ticketing-seed';
 import type { Context } from './scenarios/types';
@@ -37,6 +38,10 @@ const { values } = parseArgs({
     bookings: { type: 'boolean', default: false },
     /** Instead of the paths: bookings refused `409 sold_out` (the ticket type sold out first), `--requests` of them. */
     'refused-bookings': { type: 'boolean', default: false },
+    /** Instead of the paths: the simulator confirming pending orders of one ticket each (`POST /v1/checkout/sessions/{id}/pay`), `--requests` of them. */
+    payments: { type: 'boolean', default: false },
+    /** Measure without planner statistics, even where the bench would analyze the database first (see `settle`). */
+    unanalyzed: { type: 'boolean', default: false },
   },
 });
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -151,6 +156,7 @@ async function main() {
     const measure = async (label: string, send: (i: number) => Sent, warm: number) => {
       // Warm-up: the JIT and the database's caches.
       await loop(svc.url, send, warm, connections);
+      if (!values.unanalyzed) await settle(dbUrl.toString());
       const cpuBefore = svc.cpuSeconds();
       const postgresBefore = postgresCpu();
       const started = performance.now();
@@ -179,6 +185,19 @@ async function main() {
       const bad = await loop(svc.url, (i) => ({ method: 'POST', path, headers, body: bookingBody(event.ticketType, 1, `loop-${i}`) }), 1, 1);
       process.stdout.write(`the ticket type is ${refused ? 'sold out' : 'open'}: ${bad ? 'a booking was refused' : 'a booking was taken'}\n`);
       await measure(`POST ${path} (${refused ? 'refused' : 'taken'})`, (i) => ({ method: 'POST', path, headers, body: bookingBody(event.ticketType, 1, `loop-${i}`) }), warm);
+    } else if (values.payments) {
+      // The bench's payment confirmations: orders booked first (25 at a time), then each session paid once.
+      const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
+      const warm = Math.min(1000, n);
+      const event = await publishedEvent(ctx, 'Loop Payments', { quantity: n + warm + 10, max_per_order: 4 }, { stream: true });
+      const book = `/v1/events/${event.slug}/book`;
+      const sessions: string[] = [];
+      await pool(Array.from({ length: n + warm }, (_, i) => i), 25, async (i) => {
+        const { data: booked } = await api.call('POST', book, bookingBody(event.ticketType, 1, `payer-${i}`), { 'svc-publishable-key': data.keys.test.publishable });
+        sessions[i] = /\/checkout\/(cs_[A-Za-z0-9]+)/.exec(String(booked.payment))![1]!;
+      });
+      const card = { method: 'card', card_number: '4242424242424242' };
+      await measure('POST /v1/checkout/sessions/{id}/pay', (i) => ({ method: 'POST', path: `/v1/checkout/sessions/${sessions[i]}/pay`, headers: {}, body: card }), warm);
     } else if (Number(values['door-scans']) > 0) {
       // The bench's door: an event that is on, its tickets copied with SQL, scanned once each by a door member.
       const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;

@@ -10,6 +10,7 @@ import { Api } from './api';
 import { measure, type Load } from './measure';
 import { ROOT, start, type Running } from './processes';
 import { summariseProfiles } from './profile-summary';
+import { settle } from './scenarios/settle';
 import { console_, header, save, type Row } from './report';
 import { SCENARIOS, type Context } from './scenarios/index';
 
@@ -141,7 +142,13 @@ async function main() {
     // Another server process on the same database (its own data directory and port, no media network).
     another: async (env) => {
       const running = await startSvc({ SVC_MEDIA_NETWORK: 'off', ...env });
-      return { running, measure: (request) => measure(load(running.url, request), running) };
+      return {
+        running,
+        measure: async (request) => {
+          await settle(ctx.databaseUrl);
+          return measure(load(running.url, request), running);
+        },
+      };
     },
     ticketingScale: Number(values['ticketing-scale']),
     analyticsOrders: Number(values['analytics-orders']),
@@ -167,7 +174,10 @@ async function main() {
     // write ceiling measured just before it, not with the one at the start.
     const write = i === 0 ? first : await measureWrite();
     if (i > 0) writes.push(write.requestsPerSecond);
-    const outcome = await scenario.run(ctx, (request) => measure(load(svc.url, request), svc));
+    const outcome = await scenario.run(ctx, async (request) => {
+      await settle(ctx.databaseUrl);
+      return measure(load(svc.url, request), svc);
+    });
     for (const r of outcome.results) {
       const ratioToWrite = r.result.requestsPerSecond / write.requestsPerSecond;
       const row: Row = {

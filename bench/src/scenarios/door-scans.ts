@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { burst, type Answer, type BurstRequest } from '../burst';
 import { signedInMember } from './ticketing-reads';
+import { settle } from './settle';
 import { publishedEvent, query } from './ticketing-seed';
 import { RSS_LIMIT_MB, type Context, type Scenario } from './types';
 
@@ -115,6 +116,7 @@ export const doorScans: Scenario = {
       headers: door,
       body: { secret: secretOf(s.ticket), type: 'entry', nonce: `device-${i % DEVICES}-${i}` },
     }));
+    await settle(ctx.databaseUrl);
     const { result, answers } = await burst(ctx.svc, DEVICES, requests);
 
     const firsts = answers.filter((_, i) => !order[i]!.repeat);

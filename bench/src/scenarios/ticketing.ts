@@ -1,4 +1,5 @@
 import { burst, type Answer, type BurstRequest } from '../burst';
+import { settle } from './settle';
 import { bookingBody, publishable, publishedEvent, query } from './ticketing-seed';
 import { RSS_LIMIT_MB, type Context, type Scenario } from './types';
 
@@ -48,6 +49,7 @@ export const ticketRush: Scenario = {
     if (warmUpWrong.length) throw new Error(`ticket rush: ${warmUpWrong.length} bookings of the sold-out event were not refused sold_out, e.g. ${describe(warmUpWrong[0])}`);
 
     const quantities = Array.from({ length: BUYERS }, (_, i) => 1 + ((i * 7) % 4));
+    await settle(ctx.databaseUrl);
     const { result, answers } = await burst(ctx.svc, ctx.connections, quantities.map((q, i) => book(ctx, event.slug, event.ticketType, q, `rush-${i}`)));
     const booked = answers.filter((a) => a.status === 201);
     const seatsBooked = answers.reduce((n, a, i) => n + (a.status === 201 ? quantities[i]! : 0), 0);
@@ -103,6 +105,7 @@ export const paymentConfirmations: Scenario = {
     const codes = seeded.answers.map((a) => a.body.data.booking.code as string);
     const pay = (cs: string): BurstRequest => ({ method: 'POST', path: `/v1/checkout/sessions/${cs}/pay`, body: SUCCESS_CARD });
 
+    await settle(ctx.databaseUrl);
     const warmUp = await burst(ctx.svc, ctx.connections, sessions.slice(ORDERS).map(pay));
     const { result, answers } = await burst(ctx.svc, ctx.connections, sessions.slice(0, ORDERS).map(pay));
     const notPaid = failures([...warmUp.answers, ...answers], (a) => a.status === 200 && a.body?.data?.payment?.status === 'succeeded');
