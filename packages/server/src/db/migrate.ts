@@ -23,6 +23,7 @@ import * as leaseWebhookSlots from './migrations/2026_11_26_10_lease_webhook_slo
 import * as checkinCountPerStatement from './migrations/2026_11_26_30_checkin_count_per_statement';
 import * as accessSessionsHotHeartbeats from './migrations/2026_11_27_10_access_sessions_hot_heartbeats';
 import * as capacityRoomFreed from './migrations/2026_11_27_20_capacity_room_freed';
+import * as countPaidOrdersPlans from './migrations/2026_11_27_30_count_paid_orders_plans';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_30_checkin_count_per_statement': checkinCountPerStatement,
   '2026_11_27_10_access_sessions_hot_heartbeats': accessSessionsHotHeartbeats,
   '2026_11_27_20_capacity_room_freed': capacityRoomFreed,
+  '2026_11_27_30_count_paid_orders_plans': countPaidOrdersPlans,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -27,13 +27,29 @@ async function insertItem(db: Executor, event: EventRef, type: string, actor: st
   await itemInsert(event, type, actor, quantity).execute(db);
 }
 
-/** A paid order, as "Amina K. got 2 tickets": comps are gifts, not purchases, and stay out (`null`). The insert, to run. */
-export function purchaseItem(paid: OrderRow, tickets: readonly TicketRow[]) {
+/** A paid order, as "Amina K. got 2 tickets": comps are gifts, not purchases, and stay out (`null`). */
+export function purchaseItem(paid: OrderRow, tickets: readonly TicketRow[]): PurchaseItem | null {
   if (paid.comp) return null;
   const first = tickets[0];
   const actor = shortNameOf(paid.buyer_name) ?? shortNameOf([first?.first_name, first?.last_name].filter(Boolean).join(' '));
-  return itemInsert({ ...paid, id: paid.event_id }, 'purchase', actor, paid.seats);
+  return { event: { ...paid, id: paid.event_id }, actor, quantity: paid.seats };
 }
+
+export interface PurchaseItem {
+  event: EventRef;
+  actor: string | null;
+  quantity: number;
+}
+
+/** The purchases of orders paid together as one insert, to run: the same text for any number of them. */
+export const purchasesInsert = (items: readonly PurchaseItem[]) => sql`
+  insert into activity_items (tenant_id, livemode, organization_id, event_id, type, actor_name, quantity)
+  select tenant_id, livemode, organization_id, event_id, 'purchase', actor_name, quantity
+  from unnest(${items.map((i) => i.event.tenant_id)}::text[], ${items.map((i) => i.event.livemode)}::boolean[],
+              ${items.map((i) => i.event.organization_id)}::text[], ${items.map((i) => i.event.id)}::uuid[],
+              ${items.map((i) => i.actor)}::text[], ${items.map((i) => i.quantity)}::integer[])
+    as p(tenant_id, livemode, organization_id, event_id, actor_name, quantity)
+  on conflict do nothing`;
 
 export const recordEventPublished = (db: Executor, event: EventRef) => insertItem(db, event, 'event_published');
 
