@@ -32,6 +32,26 @@ async function guestAtTheDoor(tenant: Tenant) {
   return { ...seeded, attendee: added.id as string, ticket: ticket.id, secret: await secretOf(t, ticket.id) };
 }
 
+/** `n` more guests of the same event, each with their ticket and its secret. */
+async function moreGuests(tenant: Tenant, g: Awaited<ReturnType<typeof guestAtTheDoor>>, n: number) {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const added = expectStatus(
+        await t.http().post(attendeesPath(g.event.slug)).set(sk(tenant)).send({
+          first_name: `Guest ${i + 1}`,
+          last_name: 'G',
+          email: `guest-${i + 1}-${Math.random()}@example.test`,
+          ticket_type_id: g.ticketType.id,
+          send_invite: false,
+        }),
+        201,
+      ).data;
+      const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('attendee_id', '=', added.id).executeTakeFirstOrThrow();
+      return { ticket: ticket.id, secret: await secretOf(t, ticket.id) };
+    }),
+  );
+}
+
 describe('check-in at the door', () => {
   it('lets an entry in once, then an exit, then an entry again; unknown secrets are invalid; every scan is listed', async () => {
     const tenant = await t.tenant();
@@ -94,22 +114,7 @@ describe('check-in at the door', () => {
   it('scans of many tickets at once, repeats among them: each answer is its own ticket\'s, each ticket admitted and counted once', async () => {
     const tenant = await t.tenant();
     const g = await guestAtTheDoor(tenant);
-    const more = await Promise.all(
-      [1, 2, 3, 4].map(async (i) => {
-        const added = expectStatus(
-          await t.http().post(attendeesPath(g.event.slug)).set(sk(tenant)).send({
-            first_name: `Guest ${i}`,
-            last_name: 'G',
-            email: `guest-${i}-${Math.random()}@example.test`,
-            ticket_type_id: g.ticketType.id,
-            send_invite: false,
-          }),
-          201,
-        ).data;
-        const ticket = await t.ctx.db.selectFrom('tickets').select('id').where('attendee_id', '=', added.id).executeTakeFirstOrThrow();
-        return { ticket: ticket.id, secret: await secretOf(t, ticket.id) };
-      }),
-    );
+    const more = await moreGuests(tenant, g, 4);
     const guests = [{ ticket: g.ticket, secret: g.secret }, ...more];
     const sent = [...guests, ...guests, guests[0]!, { ticket: null, secret: 'NOT-A-TICKET' }];
     const answers = await Promise.all(sent.map((s, i) => scan(tenant, g.event.slug, { secret: s.secret, type: 'entry', nonce: `many-${i}` })));
@@ -126,6 +131,30 @@ describe('check-in at the door', () => {
     await scanned(tenant, g.event.slug, { secret: g.secret, type: 'entry' });
     const counted = (await sql<{ n: string }>`select sum(tickets_checked_in) as n from event_checkin_counts where event_id = ${g.event.id}`.execute(t.ctx.db)).rows[0]!;
     expect(Number(counted.n)).toBe(guests.length);
+  });
+
+  it('a scan that fails the statement it shares fails alone: the others are scanned again one by one, each admitted once', async () => {
+    const tenant = await t.tenant();
+    const g = await guestAtTheDoor(tenant);
+    const guests = [{ ticket: g.ticket, secret: g.secret }, ...(await moreGuests(tenant, g, 5))];
+    const poison = `poison-${Math.random()}`;
+    // A fault of one row only: PostgreSQL refuses to store the scan with this nonce.
+    await sql`create function refuse_poisoned_scan() returns trigger language plpgsql as $$
+      begin if new.nonce like 'poison-%' then raise exception 'refused for the test'; end if; return new; end $$`.execute(t.ctx.db);
+    await sql`create trigger refuse_poisoned_scan before insert on checkins for each row execute function refuse_poisoned_scan()`.execute(t.ctx.db);
+    try {
+      const sent = [...guests.slice(0, 3), { ticket: null, secret: 'NOT-A-TICKET', nonce: poison }, ...guests.slice(3)];
+      const answers = await Promise.all(sent.map((s, i) => scan(tenant, g.event.slug, { secret: s.secret, type: 'entry', nonce: 'nonce' in s ? s.nonce : `fine-${i}` })));
+      expect(answers.map((r) => r.status)).toEqual(sent.map((s) => ('nonce' in s ? 500 : 200)));
+      expect(answers[3]!.body.error.code).toBe('internal_error');
+      answers.forEach((r, i) => sent[i]!.ticket && expect(r.body.data).toMatchObject({ status: 'ok', ticket: { id: sent[i]!.ticket } }));
+    } finally {
+      await sql`drop trigger refuse_poisoned_scan on checkins`.execute(t.ctx.db);
+      await sql`drop function refuse_poisoned_scan()`.execute(t.ctx.db);
+    }
+    const stored = await t.ctx.db.selectFrom('checkins').select(['ticket_id', 'status']).where('event_id', '=', g.event.id).execute();
+    expect(stored.map((c) => c.ticket_id).sort()).toEqual(guests.map((x) => x.ticket).sort());
+    expect(stored.every((c) => c.status === 'ok')).toBe(true);
   });
 
   it('answers a repeated nonce with the stored result, also when sent at once', async () => {

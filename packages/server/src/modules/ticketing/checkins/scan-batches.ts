@@ -1,4 +1,4 @@
-import { aloneOnDeadlock, Batcher } from '../../../core/batcher';
+import { aloneOnFailure, Batcher, type ItemFailure } from '../../../core/batcher';
 import type { Scope } from '../../../core/scope';
 import type { Database } from '../../../db/database';
 import { runScanStatement, type ScanItem, type ScanStatementOutcome } from './scan-statement';
@@ -30,8 +30,8 @@ export function roundsOf<T extends { item: ScanItem }>(scans: readonly T[]): T[]
 }
 
 /** Each door's scans, round after round; doors side by side. */
-async function flush(db: Database, scans: Pending[]): Promise<ScanStatementOutcome[]> {
-  const out = new Array<ScanStatementOutcome>(scans.length);
+async function flush(db: Database, scans: Pending[]): Promise<Array<ScanStatementOutcome | ItemFailure>> {
+  const out = new Array<ScanStatementOutcome | ItemFailure>(scans.length);
   const doors = new Map<string, Array<Pending & { at: number }>>();
   scans.forEach((p, at) => {
     const key = doorOf(p);
@@ -41,8 +41,9 @@ async function flush(db: Database, scans: Pending[]): Promise<ScanStatementOutco
     [...doors.values()].map(async (door) => {
       const { scope, ref, organizations } = door[0]!;
       for (const round of roundsOf(door)) {
-        // Two batches locking two shared tickets in opposite orders: PostgreSQL aborts one; its scans go alone.
-        const run = aloneOnDeadlock((items: Array<(typeof round)[number]>) =>
+        // A statement that fails (two batches locking shared tickets in opposite orders, one scan's fault) wrote
+        // nothing: its scans go again one by one, so only a scan that fails alone fails its request.
+        const run = aloneOnFailure((items: Array<(typeof round)[number]>) =>
           runScanStatement(db, scope, { ref, organizations, items: items.map((r) => r.item) }),
         );
         const outcomes = await run(round);
