@@ -98,6 +98,42 @@ describe('confirmations paid together', () => {
     for (const { session } of bookings) expectError(await pay(t, session, card(CARD)), 409, 'checkout_session_complete');
   });
 
+  it('writes each ticket row once when paying, together and alone: valid, its holder and its delivery queued', async () => {
+    const tenant = await t.tenant();
+    const { event, ticketType } = await streamedEvent(tenant, { coupons: [{ code: 'TENOFF', discount_type: 'percent', value: 10 }] });
+    const together = [await book(tenant, event.id, bookingBody(ticketType.id, 2)), await book(tenant, event.id, bookingBody(ticketType.id, 1))];
+    // A coupon's order is paid alone (markOrderPaid), through the route.
+    const alone = await book(tenant, event.id, bookingBody(ticketType.id, 2, { coupon_code: 'TENOFF' }));
+    await sql`create table ticket_row_writes (ticket_id text, tenant_id text)`.execute(t.ctx.db);
+    await sql`create function count_ticket_row_writes() returns trigger language plpgsql as $$
+      begin insert into ticket_row_writes values (new.id, new.tenant_id); return null; end $$`.execute(t.ctx.db);
+    await sql`create trigger count_ticket_row_writes after update on tickets for each row execute function count_ticket_row_writes()`.execute(t.ctx.db);
+    try {
+      const answers = await payTogether(t.ctx, await Promise.all(together.map((b) => itemOf(b.session))));
+      expect(answers.filter((a) => a === ALONE)).toHaveLength(0);
+      expectStatus(await pay(t, alone.session, card(CARD)), 200);
+      const writes = await sql<{ ticket_id: string; n: string }>`
+        select ticket_id, count(*) as n from ticket_row_writes where tenant_id = ${tenant.tenant.id} group by ticket_id`.execute(t.ctx.db);
+      expect(writes.rows).toHaveLength(5);
+      expect(writes.rows.every((w) => Number(w.n) === 1)).toBe(true);
+    } finally {
+      await sql`drop trigger count_ticket_row_writes on tickets`.execute(t.ctx.db);
+      await sql`drop function count_ticket_row_writes()`.execute(t.ctx.db);
+      await sql`drop table ticket_row_writes`.execute(t.ctx.db);
+    }
+    const tickets = await t.ctx.db
+      .selectFrom('tickets')
+      .select(['status', 'customer_id', 'entitlement_id', 'ticket_delivery_status'])
+      .where('order_id', 'in', [...together, alone].map((b) => b.booking.id))
+      .execute();
+    expect(tickets).toHaveLength(5);
+    for (const ticket of tickets) {
+      expect(ticket).toMatchObject({ status: 'valid', ticket_delivery_status: 'queued' });
+      expect(ticket.customer_id).not.toBeNull();
+      expect(ticket.entitlement_id).not.toBeNull();
+    }
+  });
+
   it('writes nothing for what it does not pay plainly, and leaves it to be paid alone with the answer it always had', async () => {
     const tenant = await t.tenant();
     const { event, ticketType } = await streamedEvent(tenant, {

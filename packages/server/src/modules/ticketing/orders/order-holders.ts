@@ -6,7 +6,8 @@ import type { PreparedEvent } from '../../../core/events/emit-event';
 import { grantEntitlementsInTransaction, revokeEntitlementInTransaction, revokeEntitlementsBySource, type TransactionalGrant } from '../../access';
 import { findOrCreateCustomersByEmail } from '../../identity';
 import type { EventRow, TicketTypeRow } from '../booking/catalogue-reads';
-import { setTicketHolders, type TicketRow } from '../tickets/ticket-rows.service';
+import { makeTicketsValid, type TicketRow } from '../tickets/ticket-rows.service';
+import { ticketMessageTo } from './order-messages';
 import type { OrderRow } from './orders.repository';
 
 /** How long after the event's end a ticket's stream stays open (recordings, late viewers). */
@@ -24,14 +25,15 @@ export interface PaidOrderTickets {
 }
 
 /**
- * Each attendee's customer (found or created by their email, else the buyer's: signed in, or found or created
- * by the buyer's email) holds the ticket, and
- * when the event has a stream, an entitlement to it: `source: ticket`, `source_ref` = the order code, the
- * ticket type's `stream_limits`, until the event's end plus 6 hours. A statement for the customers (and one for
- * their locks), one check and one insert for the entitlements, one update of the tickets, whatever their number:
- * answers the tickets as updated, and the entitlement events for the caller to record with its own.
+ * The paid order's tickets issued, each ticket row written once: valid; held by its attendee's customer (found or
+ * created by their email, else the buyer's: signed in, or found or created by the buyer's email) and, when the
+ * event has a stream, an entitlement to it (`source: ticket`, `source_ref` = the order code, the ticket type's
+ * `stream_limits`, until the event's end plus 6 hours); its message's delivery `queued` when it has somewhere to
+ * go. `tickets` are the rows locked to be issued. A statement for the customers (and one for their locks), one
+ * check and one insert for the entitlements, one update of the tickets, whatever their number: answers the
+ * tickets as updated, and the entitlement events for the caller to record with its own.
  */
-export async function grantTicketHolders(
+export async function issuePaidTickets(
   trx: Transaction<DB>,
   scope: Scope,
   order: OrderRow,
@@ -40,15 +42,15 @@ export async function grantTicketHolders(
   ticketType: TicketTypeRow,
   now: Date,
 ): Promise<{ tickets: TicketRow[]; events: PreparedEvent[] }> {
-  const [granted] = await grantTicketHoldersOfOrders(trx, scope, [{ order, tickets, event, ticketType }], now);
-  return granted!;
+  const [issued] = await issuePaidTicketsOfOrders(trx, scope, [{ order, tickets, event, ticketType }], now);
+  return issued!;
 }
 
 /**
- * `grantTicketHolders` for several orders of one scope at once, in the same statements as for one: answers,
- * per order and in the same order, its tickets as updated and its entitlement events.
+ * `issuePaidTickets` for several orders of one scope at once, in the same statements as for one: answers, per
+ * order and in the same order, its tickets as updated and its entitlement events.
  */
-export async function grantTicketHoldersOfOrders(
+export async function issuePaidTicketsOfOrders(
   trx: Transaction<DB>,
   scope: Scope,
   orders: readonly PaidOrderTickets[],
@@ -63,31 +65,36 @@ export async function grantTicketHoldersOfOrders(
   const found = await findOrCreateCustomersByEmail(trx, scope, people);
   const held = orders.map(({ order, tickets }) => {
     const buyer = order.customer_id ?? (order.buyer_email ? (found.get(order.buyer_email.toLowerCase()) ?? null) : null);
-    return tickets
-      .map((ticket) => ({ ticket, customer: ticket.email ? found.get(ticket.email.toLowerCase())! : buyer }))
-      .filter((h): h is { ticket: TicketRow; customer: string } => h.customer !== null);
+    return tickets.map((ticket) => ({ ticket, customer: ticket.email ? found.get(ticket.email.toLowerCase())! : buyer }));
   });
-  // The stream grants of every order with a stream, in one list (their events come back in the list's order).
+  // The stream grants of every held ticket of an order with a stream, in one list (their events come back in the list's order).
   const grants: TransactionalGrant[] = [];
   const grantOf = held.map((list, i) => {
     const { order, event, ticketType } = orders[i]!;
-    if (!event.live_stream_id) return list.map(() => -1);
     return list.map((h) =>
-      grants.push({
-        customer: h.customer,
-        resource: { type: 'ls' as const, id: event.live_stream_id! },
-        source: 'ticket' as const,
-        source_ref: order.code,
-        ends_at: new Date(new Date(event.ends_at).getTime() + STREAM_GRACE_MS),
-        limits: (ticketType.stream_limits ?? null) as EntitlementLimitsInput | null,
-      }) - 1,
+      !event.live_stream_id || h.customer === null
+        ? -1
+        : grants.push({
+            customer: h.customer,
+            resource: { type: 'ls' as const, id: event.live_stream_id },
+            source: 'ticket' as const,
+            source_ref: order.code,
+            ends_at: new Date(new Date(event.ends_at).getTime() + STREAM_GRACE_MS),
+            limits: (ticketType.stream_limits ?? null) as EntitlementLimitsInput | null,
+          }) - 1,
     );
   });
   const granted = grants.length ? await grantEntitlementsInTransaction(trx, scope, grants, now) : { entitlements: [], events: [] };
-  const updated = await setTicketHolders(
+  const updated = await makeTicketsValid(
     trx,
     scope,
-    held.flatMap((list, i) => list.map((h, j) => ({ id: h.ticket.id, customerId: h.customer, entitlementId: grantOf[i]![j]! >= 0 ? (granted.entitlements[grantOf[i]![j]!]?.id ?? null) : null }))),
+    held.flatMap((list, i) =>
+      list.map((h, j) => ({
+        id: h.ticket.id,
+        holder: h.customer === null ? null : { customerId: h.customer, entitlementId: grantOf[i]![j]! >= 0 ? (granted.entitlements[grantOf[i]![j]!]?.id ?? null) : null },
+        messageQueued: ticketMessageTo(orders[i]!.order, h.ticket) !== null,
+      })),
+    ),
   );
   const byId = new Map(updated.map((t) => [t.id, t]));
   // Each order's events: those of the entitlements made for its code (a grant's event names its source_ref).

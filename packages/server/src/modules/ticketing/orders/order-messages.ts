@@ -11,6 +11,10 @@ import type { OrderRow } from './orders.repository';
 const contactOf = (email: string | null, phone: string | null) =>
   email ? { channel: 'email' as const, to: email } : phone ? { channel: 'sms' as const, to: phone } : null;
 
+/** Where a paid ticket's message goes: its attendee, else the buyer; `null` when neither can be reached. */
+export const ticketMessageTo = (order: Pick<OrderRow, 'buyer_email' | 'buyer_phone'>, ticket: Pick<TicketRow, 'email' | 'phone'>) =>
+  contactOf(ticket.email, ticket.phone) ?? contactOf(order.buyer_email, order.buyer_phone);
+
 const money = (amount: number, currency: string) => `${currency} ${(amount / 100).toFixed(2)}`;
 
 /**
@@ -43,7 +47,7 @@ function paidOrderMessages(secrets: SecretBox, order: OrderRow, tickets: readonl
   const buyer = contactOf(order.buyer_email, order.buyer_phone);
   const messages: NewMessage[] = [];
   for (const ticket of tickets) {
-    const to = contactOf(ticket.email, ticket.phone) ?? buyer;
+    const to = ticketMessageTo(order, ticket);
     if (!to) continue;
     const name = [ticket.first_name, ticket.last_name].filter(Boolean).join(' ');
     messages.push({

@@ -7,11 +7,11 @@ import type { DB } from '../../../db/schema';
 import { findEventById, findTicketType, type EventRow, type TicketTypeRow } from '../booking/catalogue-reads';
 import { releaseSeats, sellHeldSeats, sellHeldSeatsOfOrders, takeSoldSeats } from '../capacity/capacity-buckets';
 import { redeemHeldCouponUse, releaseCouponUse, takeRedeemedCouponUse } from '../capacity/coupon-uses';
-import { setTicketStatus, setTicketStatusOfOrders, type TicketRow } from '../tickets/ticket-rows.service';
+import { lockTicketsOfOrders, setTicketStatus, type TicketRow } from '../tickets/ticket-rows.service';
 import { onOrderPaid, onOrdersPaid } from '../analytics/order-hooks';
 import { uncountSale } from '../analytics/rollups';
 import { seatsFreed } from '../public/public-event-changed';
-import { grantTicketHolders, grantTicketHoldersOfOrders, revokeTicketHolders } from './order-holders';
+import { issuePaidTickets, issuePaidTicketsOfOrders, revokeTicketHolders } from './order-holders';
 import { writePaidOrderMessages, writePaidOrdersMessages } from './order-messages';
 import { findOrder, transitionOrder, type OrderRow } from './orders.repository';
 import { presentOrder, serializeOrder } from './orders.serializer';
@@ -97,11 +97,10 @@ export async function markOrderPaid(
     if (!moveHeld) await redeemCoupon(trx, scope, order);
     paid = (await transitionOrder(trx, scope, order.id, { status: ['pending', 'expired'] }, paidValues))!;
   }
-  const moved = await setTicketStatus(trx, scope, order.id, ['pending_payment', 'void'], 'valid');
-  moved.sort((a, b) => a.position - b.position);
+  const unpaid = await lockTicketsOfOrders(trx, scope, [order.id], ['pending_payment', 'void']);
   const event = opts.locked?.event ?? (await findEventById(trx, scope, order.event_id))!;
   const ticketType = opts.locked?.ticketType ?? (await findTicketType(trx, scope, order.event_id, order.ticket_type_id))!;
-  const holders = await grantTicketHolders(trx, scope, paid, moved, event, ticketType, now);
+  const holders = await issuePaidTickets(trx, scope, paid, unpaid, event, ticketType, now);
   await writePaidOrderMessages(trx, scope, ctx.secrets, paid, holders.tickets, event, ticketType);
   const shown = await shownOrder(trx, scope, paid, holders.tickets);
   // The stream's grants and the order's event in one statement.
@@ -114,7 +113,7 @@ export async function markOrderPaid(
   // confirmation then keeps the event's hot rows locked only until its commit. Buckets, rollups, then the
   // coupon: the order releaseOrder takes them in, so the two never wait for each other crosswise.
   if (moveHeld) await sellHeldSeats(trx, order.bucket_ids, order.seats);
-  await onOrderPaid(trx, paid, moved);
+  await onOrderPaid(trx, paid, holders.tickets);
   if (moveHeld) await redeemCoupon(trx, scope, order);
   return { outcome: 'paid', order: shown };
 }
@@ -150,9 +149,9 @@ export async function markHeldOrdersPaid(
     .execute();
   if (rows.length !== locked.length) throw new Error('markHeldOrdersPaid: an order is not pending with its seats held');
   const paidById = new Map(rows.map((r) => [r.id, r]));
-  const moved = await setTicketStatusOfOrders(trx, scope, locked.map((l) => l.order.id), ['pending_payment', 'void'], 'valid');
+  const unpaid = await lockTicketsOfOrders(trx, scope, locked.map((l) => l.order.id), ['pending_payment', 'void']);
   const ticketsOf = new Map<string, TicketRow[]>();
-  for (const t of moved) {
+  for (const t of unpaid) {
     const list = ticketsOf.get(t.order_id) ?? [];
     list.push(t);
     ticketsOf.set(t.order_id, list);
@@ -163,7 +162,7 @@ export async function markHeldOrdersPaid(
     event: l.event,
     ticketType: l.ticketType,
   }));
-  const holders = await grantTicketHoldersOfOrders(trx, scope, orders, now);
+  const holders = await issuePaidTicketsOfOrders(trx, scope, orders, now);
   await writePaidOrdersMessages(trx, scope, ctx.secrets, orders.map((o, i) => ({ ...o, tickets: holders[i]!.tickets })));
   const shown: Order[] = [];
   for (const [i, o] of orders.entries()) shown.push(await shownOrder(trx, scope, o.order, holders[i]!.tickets));
@@ -176,7 +175,7 @@ export async function markHeldOrdersPaid(
   ]);
   // Buckets, then rollups, last (as markOrderPaid).
   await sellHeldSeatsOfOrders(trx, orders.map((o) => o.order));
-  await onOrdersPaid(trx, orders.map((o) => ({ paid: o.order, tickets: o.tickets })));
+  await onOrdersPaid(trx, orders.map((o, i) => ({ paid: o.order, tickets: holders[i]!.tickets })));
   return shown;
 }
 

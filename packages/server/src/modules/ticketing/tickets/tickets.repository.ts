@@ -34,33 +34,43 @@ export async function setTicketStatus(db: Executor, scope: Scope, orderId: strin
     .execute();
 }
 
-/** `setTicketStatus` for the tickets of several orders, in one statement. */
-export async function setTicketStatusOfOrders(db: Executor, scope: Scope, orderIds: readonly string[], from: readonly TicketRow['status'][], to: TicketRow['status']) {
+/** The tickets of orders being paid, locked until the caller's commit, in each order's attendee order. */
+export async function lockTicketsOfOrders(db: Executor, scope: Scope, orderIds: readonly string[], status: readonly TicketRow['status'][]): Promise<TicketRow[]> {
   if (orderIds.length === 0) return [];
   return scoped(db, scope)
-    .updateTable('tickets')
-    .set({ status: to, updated_at: new Date() })
+    .selectFrom('tickets')
+    .selectAll()
     .where('order_id', 'in', orderIds)
-    .where('status', 'in', from)
-    .returningAll()
+    .where('status', 'in', status)
+    .orderBy('order_id')
+    .orderBy('position')
+    .forUpdate()
     .execute();
 }
 
-export async function setTicketHolder(db: Executor, scope: Scope, id: string, customerId: string, entitlementId: string | null) {
-  await scoped(db, scope).updateTable('tickets').set({ customer_id: customerId, entitlement_id: entitlementId, updated_at: new Date() }).where('id', '=', id).execute();
+/** A ticket of a paid order as it becomes valid: its holder when it has one, and whether its message was written. */
+export interface ValidTicket {
+  id: string;
+  holder: { customerId: string; entitlementId: string | null } | null;
+  messageQueued: boolean;
 }
 
-/** Sets the holder (and entitlement) of several tickets in one statement; answers the tickets as updated. */
-export async function setTicketHolders(
-  db: Executor,
-  scope: Scope,
-  holders: ReadonlyArray<{ id: string; customerId: string; entitlementId: string | null }>,
-): Promise<TicketRow[]> {
-  if (holders.length === 0) return [];
+/**
+ * Paid tickets made valid, each row written once: the status, the holder (and entitlement) of those that have one,
+ * and `ticket_delivery_status: queued` for those whose message was written. Answers the tickets as updated.
+ */
+export async function makeTicketsValid(db: Executor, scope: Scope, tickets: readonly ValidTicket[]): Promise<TicketRow[]> {
+  if (tickets.length === 0) return [];
   const { rows } = await sql<TicketRow>`
-    update tickets t set customer_id = h.customer_id, entitlement_id = h.entitlement_id, updated_at = now()
-    from unnest(${holders.map((h) => h.id)}::text[], ${holders.map((h) => h.customerId)}::text[], ${holders.map((h) => h.entitlementId)}::text[])
-      as h(id, customer_id, entitlement_id)
+    update tickets t set status = 'valid',
+      customer_id = case when h.held then h.customer_id else t.customer_id end,
+      entitlement_id = case when h.held then h.entitlement_id else t.entitlement_id end,
+      ticket_delivery_status = case when h.queued then 'queued' else t.ticket_delivery_status end,
+      updated_at = now()
+    from unnest(${tickets.map((v) => v.id)}::text[], ${tickets.map((v) => v.holder !== null)}::boolean[],
+                ${tickets.map((v) => v.holder?.customerId ?? null)}::text[], ${tickets.map((v) => v.holder?.entitlementId ?? null)}::text[],
+                ${tickets.map((v) => v.messageQueued)}::boolean[])
+      as h(id, held, customer_id, entitlement_id, queued)
     where t.tenant_id = ${scope.tenantId} and t.livemode = ${scope.livemode} and t.id = h.id
     returning t.*`.execute(db);
   return rows;
