@@ -13,6 +13,7 @@ import { summariseProfiles } from './profile-summary';
 import { settle } from './scenarios/settle';
 import { console_, header, save, type Row } from './report';
 import { SCENARIOS, type Context } from './scenarios/index';
+import type { Measure } from './scenarios/types';
 
 const { values } = parseArgs({
   // `pnpm bench -- --duration 5` hands the script a literal `--` first.
@@ -127,6 +128,11 @@ async function main() {
   const { data } = await operator.call('POST', '/v1/operator/tenants', { name: 'Bench tenant' });
   await operator.call('PATCH', `/v1/operator/tenants/${data.tenant.id}`, { rate_limits: { secret: 100_000, publishable: 100_000 } });
   const load = (url: string, request: Load['request']): Load => ({ url, connections, durationSeconds, request });
+  // Each measured load starts with the planner statistics a deployment would have (`settle`).
+  const measureOn = (running: Running): Measure => async (request) => {
+    await settle(ctx.databaseUrl);
+    return measure(load(running.url, request), running);
+  };
   const ctx: Context = {
     svc,
     api: new Api(svc.url, `Bearer ${data.keys.test.secret}`),
@@ -142,13 +148,7 @@ async function main() {
     // Another server process on the same database (its own data directory and port, no media network).
     another: async (env) => {
       const running = await startSvc({ SVC_MEDIA_NETWORK: 'off', ...env });
-      return {
-        running,
-        measure: async (request) => {
-          await settle(ctx.databaseUrl);
-          return measure(load(running.url, request), running);
-        },
-      };
+      return { running, measure: measureOn(running) };
     },
     ticketingScale: Number(values['ticketing-scale']),
     analyticsOrders: Number(values['analytics-orders']),
@@ -174,10 +174,7 @@ async function main() {
     // write ceiling measured just before it, not with the one at the start.
     const write = i === 0 ? first : await measureWrite();
     if (i > 0) writes.push(write.requestsPerSecond);
-    const outcome = await scenario.run(ctx, async (request) => {
-      await settle(ctx.databaseUrl);
-      return measure(load(svc.url, request), svc);
-    });
+    const outcome = await scenario.run(ctx, measureOn(svc));
     for (const r of outcome.results) {
       const ratioToWrite = r.result.requestsPerSecond / write.requestsPerSecond;
       const row: Row = {
