@@ -35,6 +35,21 @@ export const ListEventLogQuerySchema = CursorPageQuerySchema.extend({
 });
 
 /**
+ * Where a visitor of a public event page came from: the page's `utm_source`, or the referring site (a URL is
+ * counted by its host). Counted with the page view; the organizer's analytics name the top ones.
+ */
+export const RetrieveEventQuerySchema = z.object({
+  source: z
+    .string()
+    .max(255)
+    .optional()
+    .describe(
+      'Public reads only: where the visitor came from, as a name (`instagram`) or the referring page\'s URL (counted by its host). ' +
+        'Counted with the page view in the organizer\'s `traffic_sources`; omitted, the view counts as `direct`. The browser SDK sends it.',
+    ),
+});
+
+/**
  * The log takes secret keys and restricted keys with `platform:read`; the public listing on the same paths takes a
  * publishable key or the tenant header, and restricted keys with `events:read` (the handler checks which applies).
  */
@@ -74,6 +89,7 @@ export const eventLogContract = c.router(
         'One event of the log by its `evt_` id, exactly as it was delivered to webhook endpoints. Any other id is a published ' +
         'ticketed event\'s slug (or uuid), with its ticket types\' prices, sale windows and availability; its public read counts a page view.',
       pathParams: z.object({ id: z.string().max(255) }),
+      query: RetrieveEventQuerySchema,
       responses: { 200: dataOf(LogOrTicketedEventSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 404, 422) },
       // Every visitor of a public event page reads it: its log lines are counted into the periodic summary.
       metadata: { ...read, ...frequent },

@@ -40,7 +40,9 @@ export const AnalyticsOverviewSchema = z.object({
       conversion_rate: Stat(z.number()),
     }),
     sales_trend: z.object({ labels: z.array(z.string()), data: z.array(z.number().int()) }).optional(),
-    traffic_sources: z.array(z.string()),
+    traffic_sources: z
+      .array(z.string())
+      .describe('Where the period\'s page views came from (the `source` of each public read, else `direct`): up to 5, most views first.'),
     top_events: z.array(
       z.object({ id: z.string(), name: z.string(), tickets_sold: z.number().int(), revenue: z.number().optional(), conversion_rate: z.number().int() }),
     ),

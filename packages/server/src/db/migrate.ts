@@ -24,6 +24,7 @@ import * as checkinCountPerStatement from './migrations/2026_11_26_30_checkin_co
 import * as accessSessionsHotHeartbeats from './migrations/2026_11_27_10_access_sessions_hot_heartbeats';
 import * as capacityRoomFreed from './migrations/2026_11_27_20_capacity_room_freed';
 import * as countPaidOrdersPlans from './migrations/2026_11_27_30_count_paid_orders_plans';
+import * as pageViewSources from './migrations/2026_11_27_40_page_view_sources';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_10_access_sessions_hot_heartbeats': accessSessionsHotHeartbeats,
   '2026_11_27_20_capacity_room_freed': capacityRoomFreed,
   '2026_11_27_30_count_paid_orders_plans': countPaidOrdersPlans,
+  '2026_11_27_40_page_view_sources': pageViewSources,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

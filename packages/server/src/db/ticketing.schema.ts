@@ -255,6 +255,8 @@ export interface EventPageViewsTable {
   event_id: string;
   visitor_hash: string;
   viewed_at: Timestamp;
+  /** Where the visitor came from (the public read's `source`); null: direct. */
+  source: string | null;
 }
 
 export interface TicketingTables {

@@ -4,6 +4,9 @@ import { useTestServer } from '../harness';
 import { expectStatus } from '../kit/expect';
 import { makeOrganization, makePublishedEvent, sk } from './catalogue-fixtures';
 import { analyticsKit } from './analytics-fixtures';
+import { pk } from './booking-fixtures';
+import { writePageViews } from '../kit/page-views';
+import { countPageView, trafficSourceOf } from '../../src/modules/ticketing/public/page-views';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 const { roomyTenant, at, dateOf, setClock, buy, seed, get } = analyticsKit(t);
@@ -23,7 +26,8 @@ describe('organizer analytics figures', () => {
       conversion_rate: { value: 66.7, change_percentage: null }, // 2 paid orders / 3 visitors
     });
     expect(overview.data.sales_trend).toEqual({ labels: [dateOf(-1), dateOf(0)], data: [50, 15] });
-    expect(overview.data.traffic_sources).toEqual([]);
+    // The three views named no source.
+    expect(overview.data.traffic_sources).toEqual(['direct']);
     expect(overview.data.top_events).toEqual([{ id: e1.event.id, name: 'Jazz Night', tickets_sold: 3, revenue: 65, conversion_rate: 67 }]);
     expect(overview.meta).toMatchObject({ period: '2d', cache_ttl_seconds: 300, organization: org.id });
     // Without compare, no change is given.
@@ -83,6 +87,65 @@ describe('organizer analytics figures', () => {
     });
     const e1Conversions = expectStatus(await get('/v1/organizer/analytics/conversions', owner, q('3d', { event_id: e1.event.id })), 200);
     expect(e1Conversions.data).toMatchObject({ orders: 2, conversion_rate_pct: 66.7, coupon_usage: { total_uses: 0, top_coupons: [] } });
+  });
+
+  it('ranks the traffic sources the public reads name, per organization and period', async () => {
+    const tenant = await roomyTenant();
+    const org = await makeOrganization(t, tenant, { timezone: 'Africa/Nairobi' });
+    const other = await makeOrganization(t, tenant, { timezone: 'Africa/Nairobi' });
+    const e1 = await makePublishedEvent(t, tenant, org.id, { name: 'Jazz Night' });
+    const e2 = await makePublishedEvent(t, tenant, org.id, { name: 'Poetry Slam' });
+    const e3 = await makePublishedEvent(t, tenant, other.id, { name: 'Elsewhere' });
+    const long = 'a'.repeat(150);
+    const read = (slug: string, agent: string, source?: string) =>
+      t.http().get(`/v1/events/${slug}`).query(source === undefined ? {} : { source }).set(pk(tenant)).set('User-Agent', agent);
+    const views: Array<[string, string, string | undefined]> = [
+      [e1.event.slug, 'ua-1', 'instagram'],
+      [e1.event.slug, 'ua-2', ' Instagram '],
+      [e1.event.slug, 'ua-3', 'https://www.Google.com/search?q=jazz'],
+      [e1.event.slug, 'ua-4', undefined],
+      [e1.event.slug, 'ua-5', ' \t '],
+      // The same visitor within the window: not a view, so not a source either.
+      [e1.event.slug, 'ua-1', 'tiktok'],
+      [e2.event.slug, 'ua-6', 'x.com'],
+      [e2.event.slug, 'ua-7', long],
+      [e2.event.slug, 'ua-8', 'News\nLetter'],
+      // Another organization's views are not this one's sources.
+      [e3.event.slug, 'ua-9', 'facebook'],
+      [e3.event.slug, 'ua-10', 'facebook'],
+      [e3.event.slug, 'ua-11', 'facebook'],
+    ];
+    for (const [slug, agent, source] of views) expectStatus(await read(slug, agent, source), 200);
+    // Three views three days ago, from the radio.
+    for (const agent of ['old-1', 'old-2', 'old-3']) {
+      countPageView(t.ctx, { ...e1.event, tenant_id: tenant.tenant.id, livemode: false, organization_id: org.id } as never, { ip: '10.0.0.9', userAgent: agent, source: 'Radio' }, at(-3, 12));
+    }
+    await writePageViews(t);
+    const raw = await t.ctx.db.selectFrom('event_page_views').select(['visitor_hash', 'source']).where('event_id', '=', e1.event.id).orderBy('id').execute();
+    expect(raw.map((r) => r.source)).toEqual(['instagram', 'instagram', 'google.com', null, null, 'radio', 'radio', 'radio']);
+
+    setClock(new Date());
+    const sources = async (organization: string, period: string) =>
+      expectStatus(await get('/v1/organizer/analytics', sk(tenant), { organization, period }), 200).data.traffic_sources;
+    // Today: direct 2, instagram 2, then one view each by name; five at most.
+    expect(await sources(org.id, '1d')).toEqual(['direct', 'instagram', 'a'.repeat(100), 'google.com', 'news letter']);
+    expect(await sources(org.id, '7d')).toEqual(['radio', 'direct', 'instagram', 'a'.repeat(100), 'google.com']);
+    expect(await sources(other.id, '1d')).toEqual(['facebook']);
+
+    // A source longer than 255 characters is refused.
+    const refused = expectStatus(await read(e2.event.slug, 'ua-12', 'b'.repeat(256)), 422);
+    expect(refused.error).toMatchObject({ code: 'validation_failed', param: 'source' });
+  });
+
+  it('counts a source by its host, in lowercase, without www., control characters as one space', () => {
+    expect(trafficSourceOf(undefined)).toBeNull();
+    expect(trafficSourceOf('   ')).toBeNull();
+    expect(trafficSourceOf('http://')).toBeNull();
+    expect(trafficSourceOf('HTTPS://WWW.Example.COM:8443/path?q=1')).toBe('example.com');
+    expect(trafficSourceOf('http://m.facebook.com/')).toBe('m.facebook.com');
+    expect(trafficSourceOf('Face\tBook\u0000 Ads')).toBe('face book ads');
+    expect(trafficSourceOf('www.radio')).toBe('radio');
+    expect(trafficSourceOf('Ω'.repeat(120))).toBe('ω'.repeat(100));
   });
 
   it('takes a full refund out of tickets sold and puts it in revenue on its day', async () => {

@@ -36,6 +36,14 @@ export async function viewTotals(db: Executor, f: Filter, w: Window): Promise<{ 
   return { views: num(rows[0]!.views), visitors: num(rows[0]!.visitors) };
 }
 
+/** The sources with the most page views in the window, most first (ties by name). */
+export async function topTrafficSources(db: Executor, f: Filter, w: Window, limit: number): Promise<string[]> {
+  const { rows } = await sql<{ source: string }>`
+    select source from event_daily_sources where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}
+    group by source order by sum(page_views) desc, source limit ${limit}`.execute(db);
+  return rows.map((r) => r.source);
+}
+
 /** Per day: tickets sold and revenue (gross minus refunds). */
 export async function salesByDay(db: Executor, f: Filter, w: Window) {
   const { rows } = await sql<{ day: string; tickets: string; revenue: string }>`

@@ -45,14 +45,18 @@ async function answer<T>(ctx: AppContext, caller: OrganizerCaller, route: string
   return asBody<T>(json);
 }
 
+/** How many sources `traffic_sources` names. */
+const TOP_SOURCES = 5;
+
 const rangeOf = (who: AnalyticsCaller, p: Period) => ({ from: p.current.from, to: p.current.to, timezone: who.organization.timezone });
 
 const overview: Build<Body<Routes['overview']>> = async (ctx, who, p, query, f) => {
-  const [sales, views, byDay, events] = await Promise.all([
+  const [sales, views, byDay, events, sources] = await Promise.all([
     q.salesTotals(ctx.db, f, p.current),
     q.viewTotals(ctx.db, f, p.current),
     q.salesByDay(ctx.db, f, p.current),
     q.eventFigures(ctx.db, f, p.current),
+    q.topTrafficSources(ctx.db, f, p.current, TOP_SOURCES),
   ]);
   const before = query.compare ? await Promise.all([q.salesTotals(ctx.db, f, p.previous), q.viewTotals(ctx.db, f, p.previous)]) : null;
   const conversion = conversionOf(sales.orders, views.visitors);
@@ -69,8 +73,7 @@ const overview: Build<Body<Routes['overview']>> = async (ctx, who, p, query, f) 
         conversion_rate: { value: conversion, change_percentage: changeOf(conversion, prevConversion) },
       },
       ...(who.revenueVisible ? { sales_trend: { labels: p.labels, data: p.labels.map((d) => Math.round(major(revenueOn.get(d) ?? 0))) } } : {}),
-      // Referrers are not recorded with page views yet, so there are no sources to name.
-      traffic_sources: [],
+      traffic_sources: sources,
       top_events: events
         .filter((e) => e.tickets > 0)
         .slice(0, 5)

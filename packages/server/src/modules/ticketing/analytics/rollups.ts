@@ -97,12 +97,15 @@ export interface PendingView {
   event: { id: string; tenant_id: string; livemode: boolean; organization_id: string };
   visitorHash: string;
   at: Date;
+  /** Where the visitor came from (`trafficSourceOf`); null: direct. */
+  source: string | null;
 }
 
 /**
  * One statement for a batch of views: the raw views (skipped when the visitor viewed the event within the window
- * before), each visitor's first view of the event that day, and the day's counts, a day being the organization's
- * calendar day at the view. Rollup rows are taken in (event, day) order, so two processes' batches cannot deadlock.
+ * before), each visitor's first view of the event that day, the day's counts and its views per source, a day being
+ * the organization's calendar day at the view. Rollup rows are taken in key order, so two processes' batches
+ * cannot deadlock.
  */
 export async function countViews(db: Executor, views: readonly PendingView[], windowMinutes: number): Promise<void> {
   const col = <T>(f: (v: PendingView) => T) => views.map(f);
@@ -111,17 +114,17 @@ export async function countViews(db: Executor, views: readonly PendingView[], wi
       select * from unnest(
         ${col((v) => v.event.tenant_id)}::text[], ${col((v) => v.event.livemode)}::boolean[],
         ${col((v) => v.event.organization_id)}::text[], ${col((v) => v.event.id)}::uuid[],
-        ${col((v) => v.visitorHash)}::text[], ${col((v) => v.at.toISOString())}::timestamptz[]
-      ) as i(tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at)
+        ${col((v) => v.visitorHash)}::text[], ${col((v) => v.at.toISOString())}::timestamptz[], ${col((v) => v.source)}::text[]
+      ) as i(tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at, source)
     ), viewed as (
-      insert into event_page_views (tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at)
-      select i.tenant_id, i.livemode, i.organization_id, i.event_id, i.visitor_hash, i.viewed_at from input i
+      insert into event_page_views (tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at, source)
+      select i.tenant_id, i.livemode, i.organization_id, i.event_id, i.visitor_hash, i.viewed_at, i.source from input i
       where not exists (
         select 1 from event_page_views p
         where p.event_id = i.event_id and p.visitor_hash = i.visitor_hash
           and p.viewed_at > i.viewed_at - make_interval(mins => ${windowMinutes})
       )
-      returning tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at
+      returning tenant_id, livemode, organization_id, event_id, visitor_hash, viewed_at, coalesce(source, 'direct') as source
     ), dated as (
       select v.*, (v.viewed_at at time zone coalesce((select timezone from organizations o where o.id = v.organization_id), 'UTC'))::date as day
       from viewed v
@@ -130,6 +133,12 @@ export async function countViews(db: Executor, views: readonly PendingView[], wi
       select event_id, day, visitor_hash from dated order by event_id, day, visitor_hash
       on conflict do nothing
       returning event_id, day
+    ), sourced as (
+      insert into event_daily_sources as s (tenant_id, livemode, organization_id, event_id, day, source, page_views)
+      select tenant_id, livemode, organization_id, event_id, day, source, count(*) from dated
+      group by tenant_id, livemode, organization_id, event_id, day, source
+      order by event_id, day, source
+      on conflict (event_id, day, source) do update set page_views = s.page_views + excluded.page_views
     )
     insert into event_daily_views as v (tenant_id, livemode, organization_id, event_id, day, page_views, unique_visitors)
     select d.tenant_id, d.livemode, d.organization_id, d.event_id, d.day, count(*),

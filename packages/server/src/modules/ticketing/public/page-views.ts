@@ -7,6 +7,32 @@ import { publicReadsOf } from './public-parts';
 export interface Visitor {
   ip: string;
   userAgent: string;
+  /** The public read's `source`, as sent. */
+  source?: string | undefined;
+}
+
+const MAX_SOURCE_LENGTH = 100;
+
+/**
+ * A view's traffic source as the analytics count it: a URL by its host, lowercase, without `www.`, spaces and
+ * control characters as one space, at most 100 characters; null (direct) when nothing is left.
+ */
+export function trafficSourceOf(sent: string | undefined): string | null {
+  if (sent === undefined) return null;
+  let source = sent.trim();
+  if (/^https?:\/\//i.test(source)) {
+    // A referrer that is not a URL after all names nothing.
+    if (!URL.canParse(source)) return null;
+    source = new URL(source).hostname;
+  }
+  source = source
+    .toLowerCase()
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim()
+    .replace(/^www\./, '')
+    .slice(0, MAX_SOURCE_LENGTH)
+    .trim();
+  return source === '' ? null : source;
 }
 
 const keys = new WeakMap<AppContext, Buffer>();
@@ -27,7 +53,7 @@ export function visitorHashOf(ctx: AppContext, visitor: Visitor): string {
  * at the same instant may both count; analytics tolerate that, and it costs no lock.
  */
 export function countPageView(ctx: AppContext, event: TicketedEventRow, visitor: Visitor, at: Date): void {
-  publicReadsOf(ctx).pageViews.count({ event, visitorHash: visitorHashOf(ctx, visitor), at });
+  publicReadsOf(ctx).pageViews.count({ event, visitorHash: visitorHashOf(ctx, visitor), at, source: trafficSourceOf(visitor.source) });
 }
 
 /** Writes the page views counted so far on this process (the worker does so every second; tests call it). */

@@ -15,10 +15,10 @@ export const eventLogRouter = (ctx: AppContext) =>
       if (readsTicketedEvents(caller, { object: query.object })) return { status: 200, body: await listPublicEvents(ctx, caller.scope, query) };
       return { status: 200, body: await listEvents(ctx.db, caller.scope, query) };
     },
-    retrieve: async ({ params, req }) => {
+    retrieve: async ({ params, query, req }) => {
       const caller = actorOf(req);
       if (!readsTicketedEvents(caller, { id: params.id })) return { status: 200, body: { data: await getEvent(ctx.db, caller.scope, params.id) } };
-      const visitor = countsPageViews(caller) ? { ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '' } : null;
+      const visitor = countsPageViews(caller) ? { ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '', source: query.source } : null;
       return { status: 200, body: { data: await showPublicEvent(ctx, caller.scope, params.id, visitor) } };
     },
   });
