@@ -11,6 +11,24 @@ const query = (q: Record<string, string | number | undefined>) => {
 };
 const seg = encodeURIComponent;
 
+/**
+ * Where this page's visitor came from, counted with the event's page view: the page's `utm_source`, else the
+ * referring site's host when it is another site. Only the host of a referrer is sent, never its path.
+ */
+function visitSource(): string | undefined {
+  if (typeof location === 'undefined') return undefined;
+  const utm = new URLSearchParams(location.search).get('utm_source')?.trim();
+  if (utm) return utm.slice(0, 100);
+  const from = typeof document === 'undefined' ? '' : document.referrer;
+  if (!from) return undefined;
+  try {
+    const host = new URL(from).hostname;
+    return host && host !== location.hostname ? host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface SvcBrowserOptions {
   /** `pk_live_…` or `pk_test_…`. */
   publishableKey: string;
@@ -53,9 +71,14 @@ export class SvcBrowser {
     return this.get(`/v1/events${query({ ...args, limit: args.limit ?? 20 })}`);
   }
 
-  /** A published event by its slug: ticket types with prices, sale windows and availability. */
-  getEvent(slug: string): Promise<PublicEvent> {
-    return this.get(`/v1/events/${seg(slug)}`);
+  /**
+   * A published event by its slug: ticket types with prices, sale windows and availability. The read counts a
+   * page view, with its traffic source: by default the page's `utm_source` or the referring site; `source: null`
+   * sends none (the view counts as `direct`).
+   */
+  getEvent(slug: string, options: { source?: string | null } = {}): Promise<PublicEvent> {
+    const source = options.source === undefined ? visitSource() : (options.source ?? undefined);
+    return this.get(`/v1/events/${seg(slug)}${query({ source })}`);
   }
 
   /** What `book()` needs for this ticket type and quantity, and whether it can be booked now (`bookable_reason`). */

@@ -36,6 +36,33 @@ describe('booking in Chromium', () => {
     await s.page.waitForURL(`${s.api.url}/other`);
   });
 
+  it('names the visit\'s traffic source on the event read: utm_source, else the referring site, unless told', async () => {
+    s.api.routes['GET /v1/events/jazz-night'] = { status: 200, body: { data: { object: 'ticketed_event', slug: 'jazz-night' } } };
+    const readAll = () =>
+      s.page.evaluate(async (base) => {
+        const svc = new (window as any).sdk.SvcBrowser({ publishableKey: 'pk_test_abc', baseUrl: base });
+        await svc.getEvent('jazz-night');
+        await svc.getEvent('jazz-night', { source: 'newsletter' });
+        await svc.getEvent('jazz-night', { source: null });
+      }, s.api.url);
+    const sent = () => s.api.calls.splice(0).map((c) => new URLSearchParams(c.query).get('source'));
+    const loaded = () => s.page.waitForFunction(() => (window as any).ready === true);
+
+    // Opened directly: no source.
+    await readAll();
+    expect(sent()).toEqual([null, 'newsletter', null]);
+    // From another site: its host alone, not the page it linked from.
+    await s.page.goto(`${s.api.url}/`, { referer: 'https://www.instagram.com/p/secret-path?x=1' });
+    await loaded();
+    await readAll();
+    expect(sent()).toEqual(['www.instagram.com', 'newsletter', null]);
+    // A campaign link's utm_source wins over the referrer.
+    await s.page.goto(`${s.api.url}/?utm_source=Spring%20Mail`, { referer: 'https://www.instagram.com/' });
+    await loaded();
+    await readAll();
+    expect(sent()).toEqual(['Spring Mail', 'newsletter', null]);
+  });
+
   it('stays on the page when nothing is due, and surfaces sold out as a typed error', async () => {
     s.api.routes['POST /v1/events/free/book'] = { status: 201, body: { data: { booking: { ...order, status: 'paid' }, payment: [] } } };
     s.api.routes['POST /v1/events/full/book'] = apiError(409, 'sold_out');
