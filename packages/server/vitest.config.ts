@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     globalSetup: ['./test/global-setup.ts'],
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Limits for a hung test, not for speed: on a loaded 2-core machine, a test with two servers takes over 30 s.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
     // Each file gets its own database; two at a time suits a 2-core machine.
     maxWorkers: 2,
   },
