@@ -5,7 +5,7 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
-import { attendeesOf, attendeeStatusSql, reviewSql } from './attendee-rows';
+import { attendeeRows, attendeeStatusSql, inEventOrder, reviewSql } from './attendee-rows';
 
 /**
  * Rows read per query. A batch's rows live until its CSV is made, long enough for V8 to move most of them to the
@@ -23,8 +23,8 @@ const COLUMNS = [
 export const escapeCell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
 /** Only the columns the CSV shows: the attendee list's other columns (JSON among them) would be read for nothing. */
-const exportRows = (ctx: AppContext, scope: Scope, eventId: string) =>
-  attendeesOf(ctx.db, scope, eventId)
+const exportRows = (ctx: AppContext, scope: Scope) =>
+  attendeeRows(ctx.db, scope)
     .clearSelect()
     .select([
       'tickets.id', 'tickets.attendee_id', 'tickets.first_name', 'tickets.last_name', 'tickets.email', 'tickets.phone',
@@ -49,13 +49,15 @@ export const csvOf = (rows: ExportRow[], header: boolean): string =>
     cast: { string: escapeCell, boolean: (v) => (v ? 'true' : 'false') },
   });
 
+/** One keyset batch of the export, oldest first: the tickets after the last one of the batch before. */
+export const exportBatch = (ctx: AppContext, scope: Scope, eventId: string, after: string | null) =>
+  inEventOrder(exportRows(ctx, scope), eventId, 'asc', after).limit(EXPORT_BATCH);
+
 /** The export's chunks: the CSV of one keyset batch each, the header in the first. */
 export async function* attendeeCsvChunks(ctx: AppContext, scope: Scope, eventId: string) {
   let after: string | null = null;
   for (;;) {
-    let q = exportRows(ctx, scope, eventId);
-    if (after) q = q.where('tickets.id', '>', after);
-    const batch = await q.orderBy('tickets.id', 'asc').limit(EXPORT_BATCH).execute();
+    const batch = await exportBatch(ctx, scope, eventId, after).execute();
     if (after === null || batch.length > 0) yield csvOf(batch, after === null);
     if (batch.length < EXPORT_BATCH) return;
     after = batch.at(-1)!.id;

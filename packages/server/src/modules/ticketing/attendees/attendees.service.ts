@@ -9,7 +9,7 @@ import type { Executor } from '../../../db/database';
 import { checkinsOfTicket, serializeCheckin } from '../checkins/checkin-rows.service';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
-import { attendeesOf, attendeeStatusSql, findAttendee, serializeAttendee, type AttendeeRow } from './attendee-rows';
+import { attendeeRows, attendeesOf, attendeeStatusSql, findAttendee, inEventOrder, serializeAttendee, type AttendeeRow } from './attendee-rows';
 
 type Status = OrganizerAttendee['status'];
 
@@ -39,14 +39,18 @@ async function summaryOf(db: Executor, scope: Scope, eventId: string) {
   return row;
 }
 
+/** A page's rows, newest first, before a ticket id; one more than `limit`, to tell whether there are more. */
+export function attendeesPage(db: Executor, scope: Scope, eventId: string, q: { before?: string; limit: number; status?: Status }) {
+  let query = inEventOrder(attendeeRows(db, scope), eventId, 'desc', q.before ?? null);
+  if (q.status) query = query.where(attendeeStatusSql, '=', q.status);
+  return query.limit(q.limit + 1);
+}
+
 /** `GET …/attendees`: newest first (by ticket), the summary over every attendee of the event. */
 export async function listAttendees(ctx: AppContext, caller: OrganizerCaller, ref: string, q: { cursor?: string; limit: number; status?: Status }) {
   const { scope } = caller;
   const event = await eventFor(ctx, ctx.db, caller, ref, 'read');
-  let query = attendeesOf(ctx.db, scope, event.id);
-  if (q.cursor) query = query.where('tickets.id', '<', decodeCursor(q.cursor));
-  if (q.status) query = query.where(attendeeStatusSql, '=', q.status);
-  const rows = await query.orderBy('tickets.id', 'desc').limit(q.limit + 1).execute();
+  const rows = await attendeesPage(ctx.db, scope, event.id, { ...q, before: q.cursor ? decodeCursor(q.cursor) : undefined }).execute();
   const hasMore = rows.length > q.limit;
   const data = rows.slice(0, q.limit);
   return {
