@@ -52,6 +52,35 @@ export interface CursorPage<T> {
   meta: { pagination: { limit: number; has_more: boolean; next_cursor: string | null; prev_cursor: string | null } };
 }
 
+/** The rows of one parent (an event's tickets, its check-ins), kept apart for an index that leads with its column. */
+export interface Parent {
+  column: string;
+  value: string;
+  /** How the index orders the ids of one parent (`(event_id, id desc)` is `'desc'`); `'asc'` by default. */
+  idsInIndex?: 'asc' | 'desc';
+}
+
+/**
+ * One parent's rows in id order from a keyset position (`past` an id, or from the end the order starts at), over an
+ * index on `(parent column, id)`. The parent is bounded by ranges rather than by equality, and the order is that
+ * index's, so no other index can serve the page. With `parent = $1 order by id`, PostgreSQL may walk the primary key
+ * in id order instead and filter by parent, reading every other parent's rows on the way: it takes a parent's rows
+ * for evenly spread over the table, while a recent event's are all at one end (the first 250 of a recent event's
+ * 100,000 attendees read 2,000,000 other tickets in 0.5 s).
+ */
+export function withinParent<Q extends SelectQueryBuilder<any, any, any>>(query: Q, parent: Parent, idColumn: string, order: 'asc' | 'desc', past?: string): Q {
+  const [column, id] = [sql.ref(parent.column), sql.ref(idColumn)];
+  const bound =
+    past === undefined
+      ? sql<boolean>`${column} >= ${parent.value} and ${column} <= ${parent.value}`
+      : order === 'asc'
+        ? sql<boolean>`(${column}, ${id}) > (${parent.value}, ${past}) and ${column} <= ${parent.value}`
+        : sql<boolean>`(${column}, ${id}) < (${parent.value}, ${past}) and ${column} >= ${parent.value}`;
+  // The parent's column takes whichever direction lets the index be read straight, forwards or backwards.
+  const parentOrder = order === (parent.idsInIndex ?? 'asc') ? 'asc' : 'desc';
+  return query.where(bound).orderBy(sql`${column} ${sql.raw(parentOrder)}, ${id} ${sql.raw(order)}`) as Q;
+}
+
 /**
  * Newest-first cursor pagination over a time-ordered ID column (IDs sort by creation). `next` walks to
  * older objects, `prev` to newer ones; `has_more` tells whether more lie in the direction walked.
@@ -62,15 +91,19 @@ export async function paginate<DB, TB extends keyof DB, O extends { id: string }
   page: CursorPageQuery,
   /** The shape of the ids (the prefixed ids by default; `UUID_ANCHOR` for uuid columns). */
   anchors: RegExp = ISSUED_ID,
+  /** One parent's rows, for a query not yet narrowed to it (see `withinParent`). */
+  parent?: Parent,
 ): Promise<CursorPage<O>> {
   const { direction, anchor } = windowOf(page, anchors);
-  const id = sql.ref(idColumn);
+  const order = direction === 'next' ? 'desc' : 'asc';
   let q = query;
-  if (anchor !== undefined) q = q.where(id as never, direction === 'next' ? '<' : '>', anchor as never);
-  const rows = await q
-    .orderBy(id as never, direction === 'next' ? 'desc' : 'asc')
-    .limit(page.limit + 1)
-    .execute();
+  if (parent) q = withinParent(q, parent, idColumn, order, anchor);
+  else {
+    const id = sql.ref(idColumn);
+    if (anchor !== undefined) q = q.where(id as never, direction === 'next' ? '<' : '>', anchor as never);
+    q = q.orderBy(id as never, order);
+  }
+  const rows = await q.limit(page.limit + 1).execute();
   const hasMore = rows.length > page.limit;
   const data = rows.slice(0, page.limit);
   if (direction === 'prev') data.reverse();

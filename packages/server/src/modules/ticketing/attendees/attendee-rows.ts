@@ -1,5 +1,6 @@
 import type { OrganizerAttendee } from '@svc/contract';
 import { sql, type SelectQueryBuilder } from 'kysely';
+import { withinParent } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 
@@ -53,24 +54,9 @@ export function attendeeRows(db: Executor, scope: Scope) {
 /** Every attendee (ticket) of an event. */
 export const attendeesOf = (db: Executor, scope: Scope, eventId: string) => attendeeRows(db, scope).where('tickets.event_id', '=', eventId);
 
-/**
- * One event's tickets in ticket order, from a keyset position (`past` a ticket id, or from the start), for a query
- * of `attendeeRows`. The event is bounded by ranges over the `(event_id, id)` index rather than by equality, and
- * the order is that index's, so no other index can serve the page. With `event_id = $1 order by id`, PostgreSQL
- * may walk the primary key in id order instead and filter by event, reading every other event's tickets on the
- * way: it takes an event's tickets for evenly spread over the tenant's, while a recent event's are all at one end
- * (the first 250 of a recent event's 100,000 attendees read 2,000,000 other tickets in 0.5 s).
- */
-export function inEventOrder<Q extends SelectQueryBuilder<any, any, any>>(query: Q, eventId: string, order: 'asc' | 'desc', past: string | null): Q {
-  const event = sql`${eventId}::uuid`;
-  const bound =
-    past === null
-      ? sql<boolean>`tickets.event_id >= ${event} and tickets.event_id <= ${event}`
-      : order === 'asc'
-        ? sql<boolean>`(tickets.event_id, tickets.id) > (${event}, ${past}::text) and tickets.event_id <= ${event}`
-        : sql<boolean>`(tickets.event_id, tickets.id) < (${event}, ${past}::text) and tickets.event_id >= ${event}`;
-  return query.where(bound).orderBy(sql`tickets.event_id ${sql.raw(order)}, tickets.id ${sql.raw(order)}`) as Q;
-}
+/** One event's tickets in ticket order, from a keyset position, for a query of `attendeeRows` (see `withinParent`). */
+export const inEventOrder = <Q extends SelectQueryBuilder<any, any, any>>(query: Q, eventId: string, order: 'asc' | 'desc', past: string | null) =>
+  withinParent(query, { column: 'tickets.event_id', value: eventId }, 'tickets.id', order, past ?? undefined);
 
 export type AttendeeRow = Awaited<ReturnType<ReturnType<typeof attendeesOf>['executeTakeFirstOrThrow']>>;
 

@@ -21,7 +21,7 @@ export const checkinsOfTicket = (db: Executor, scope: Scope, ticketId: string, l
   withAttendee(db, scope).where('checkins.ticket_id', '=', ticketId).orderBy('checkins.id', 'desc').limit(limit).execute();
 
 export const listCheckins = (db: Executor, scope: Scope, eventId: string, page: CursorPageQuery) =>
-  paginate(withAttendee(db, scope).where('checkins.event_id', '=', eventId), 'checkins.id', page, UUID_ANCHOR);
+  paginate(withAttendee(db, scope), 'checkins.id', page, UUID_ANCHOR, { column: 'checkins.event_id', value: eventId, idsInIndex: 'desc' });
 
 export function serializeCheckin(row: CheckinRow): Checkin {
   return {
