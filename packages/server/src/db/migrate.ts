@@ -25,6 +25,7 @@ import * as accessSessionsHotHeartbeats from './migrations/2026_11_27_10_access_
 import * as capacityRoomFreed from './migrations/2026_11_27_20_capacity_room_freed';
 import * as countPaidOrdersPlans from './migrations/2026_11_27_30_count_paid_orders_plans';
 import * as pageViewSources from './migrations/2026_11_27_40_page_view_sources';
+import * as ordersEventId from './migrations/2026_11_27_50_orders_event_id';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_20_capacity_room_freed': capacityRoomFreed,
   '2026_11_27_30_count_paid_orders_plans': countPaidOrdersPlans,
   '2026_11_27_40_page_view_sources': pageViewSources,
+  '2026_11_27_50_orders_event_id': ordersEventId,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -71,7 +71,6 @@ export interface OrderFilters {
 
 export async function listOrders(db: Executor, scope: Scope, filters: OrderFilters, page: CursorPageQuery) {
   let q = scoped(db, scope).selectFrom('orders').selectAll();
-  if (filters.eventId) q = q.where('event_id', '=', filters.eventId);
   if (filters.organizations) q = filters.organizations.length ? q.where('organization_id', 'in', filters.organizations) : q.where(sql<boolean>`false`);
   if (filters.status) q = q.where('status', '=', filters.status);
   if (filters.customer) q = q.where('customer_id', '=', filters.customer);
@@ -80,7 +79,8 @@ export async function listOrders(db: Executor, scope: Scope, filters: OrderFilte
   if (c?.gte) q = q.where('created_at', '>=', new Date(c.gte));
   if (c?.lt) q = q.where('created_at', '<', new Date(c.lt));
   if (c?.lte) q = q.where('created_at', '<=', new Date(c.lte));
-  return paginate(q, 'orders.id', page);
+  // One event's orders are paged over `orders_event_id`, with the event bounded there.
+  return paginate(q, 'orders.id', page, undefined, filters.eventId ? { column: 'orders.event_id', value: filters.eventId } : undefined);
 }
 
 /** Pending orders whose hold has run out, oldest first: the sweep's work. */

@@ -6,6 +6,7 @@ import { exportBatch, EXPORT_BATCH } from '../../src/modules/ticketing/attendees
 import { attendeesPage } from '../../src/modules/ticketing/attendees/attendees.service';
 import { attendeesOf } from '../../src/modules/ticketing/attendees/attendee-rows';
 import { listCheckins } from '../../src/modules/ticketing/checkins/checkins.repository';
+import { listOrders } from '../../src/modules/ticketing/orders/orders.repository';
 import { useTestServer } from '../harness';
 import { expectStatus } from '../kit/expect';
 import { seedEvent, sk } from './booking-fixtures';
@@ -76,7 +77,7 @@ async function statementOf(run: (db: Kysely<DB>) => Promise<unknown>): Promise<C
   return sent[0]!;
 }
 
-/** `count` rows copied from the event's first ticket (or as failed scans), their ids from `prefix` on. */
+/** `count` rows copied from the event's first ticket or order (or made as failed scans), their ids from `prefix` on. */
 async function bulkTickets(eventId: string, count: number, prefix: string) {
   const ticket = await t.ctx.db.selectFrom('tickets').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
   await sql`
@@ -86,6 +87,14 @@ async function bulkTickets(eventId: string, count: number, prefix: string) {
       ${ticket.ticket_type_id}::uuid, i, 'Guest' || i, 'Bulk', 'g' || i || '@example.test', '{}'::jsonb, md5(${ticket.id} || i), 'x', 'valid'
     from generate_series(1, ${count}) as i`.execute(t.ctx.db);
 }
+async function bulkOrders(eventId: string, count: number, prefix: string) {
+  const order = await t.ctx.db.selectFrom('orders').select('id').where('event_id', '=', eventId).executeTakeFirstOrThrow();
+  await sql`
+    insert into orders
+    select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+      'id', 'ord_' || ${prefix} || lpad(to_hex(i), 20, '0'), 'code', 'B' || ${prefix} || i))).*
+    from orders o, generate_series(1, ${count}) as i where o.id = ${order.id}`.execute(t.ctx.db);
+}
 async function bulkScans(tenantId: string, eventId: string, count: number, prefix: string) {
   await sql`
     insert into checkins (id, tenant_id, livemode, event_id, ticket_id, type, status, reason, scanned_at)
@@ -93,7 +102,7 @@ async function bulkScans(tenantId: string, eventId: string, count: number, prefi
     from generate_series(1, ${count}) as i`.execute(t.ctx.db);
 }
 
-describe("an event's attendees and check-ins are read from its own rows", () => {
+describe("an event's attendees, check-ins and orders are read from its own rows", () => {
   it("pages them through the (event_id, id) indexes, however the tenant's other events' rows lie", async () => {
     const tenant = await t.tenant();
     // Events made in the same millisecond may get their ids in either order: the older is the one whose id sorts first.
@@ -110,7 +119,9 @@ describe("an event's attendees and check-ins are read from its own rows", () => 
     await bulkTickets(recent.event.id, 2_000, 'zzzzzz');
     await bulkScans(tenant.tenant.id, older.event.id, 20_000, '00000000');
     await bulkScans(tenant.tenant.id, recent.event.id, 2_000, 'ffffffff');
-    await sql`analyze tickets; analyze checkins`.execute(t.ctx.db);
+    await bulkOrders(older.event.id, 20_000, '000000');
+    await bulkOrders(recent.event.id, 2_000, 'zzzzzz');
+    await sql`analyze tickets; analyze checkins; analyze orders`.execute(t.ctx.db);
     const scope = { tenantId: tenant.tenant.id, livemode: false };
 
     // What a page would risk: ordered by `tickets.id` alone, the primary key gives its order too, so PostgreSQL may
@@ -121,7 +132,8 @@ describe("an event's attendees and check-ins are read from its own rows", () => 
     const middleTicket = (await t.ctx.db.selectFrom('tickets').select('id').where('event_id', '=', older.event.id).orderBy('id').offset(10_000).limit(1).executeTakeFirstOrThrow()).id;
     const middleScan = (await t.ctx.db.selectFrom('checkins').select('id').where('event_id', '=', older.event.id).orderBy('id').offset(10_000).limit(1).executeTakeFirstOrThrow()).id;
     const asIn = (db: Kysely<DB>) => ({ ...t.ctx, db });
-    const pages: Array<[string, 'tickets' | 'checkins', (db: Kysely<DB>) => Promise<unknown>, number]> = [
+    const middleOrder = (await t.ctx.db.selectFrom('orders').select('id').where('event_id', '=', older.event.id).orderBy('id').offset(10_000).limit(1).executeTakeFirstOrThrow()).id;
+    const pages: Array<[string, 'tickets' | 'checkins' | 'orders', (db: Kysely<DB>) => Promise<unknown>, number]> = [
       ['the export, first batch', 'tickets', (db) => exportBatch(asIn(db), scope, recent.event.id, null).execute(), EXPORT_BATCH],
       ['the export, a later batch', 'tickets', (db) => exportBatch(asIn(db), scope, older.event.id, middleTicket).execute(), EXPORT_BATCH],
       ['the attendee list, first page', 'tickets', (db) => attendeesPage(db, scope, older.event.id, { limit: 50 }).execute(), 51],
@@ -129,13 +141,16 @@ describe("an event's attendees and check-ins are read from its own rows", () => 
       ['the check-ins, first page', 'checkins', (db) => listCheckins(db, scope, older.event.id, { limit: 20 }), 21],
       ['the check-ins, older', 'checkins', (db) => listCheckins(db, scope, older.event.id, { limit: 20, starting_after: middleScan }), 21],
       ['the check-ins, newer', 'checkins', (db) => listCheckins(db, scope, recent.event.id, { limit: 20, ending_before: 'ffffffff-0000-0000-0000-000000000100' }), 21],
+      ["an event's orders, first page", 'orders', (db) => listOrders(db, scope, { eventId: recent.event.id }, { limit: 20 }), 21],
+      ["an event's orders, older", 'orders', (db) => listOrders(db, scope, { eventId: older.event.id }, { limit: 20, starting_after: middleOrder }), 21],
     ];
+    const indexOf = { tickets: 'tickets_event', checkins: 'checkins_event', orders: 'orders_event_id' };
     for (const [page, table, run, limit] of pages) {
       const statement = await statementOf(run);
       const scan = await scanOf(statement, table);
-      expect({ page, index: scan.index, removed: scan.removed }).toEqual({ page, index: `${table}_event`, removed: 0 });
+      expect({ page, index: scan.index, removed: scan.removed }).toEqual({ page, index: indexOf[table], removed: 0 });
       expect(scan.rows, page).toBeLessThanOrEqual(limit);
-      expect(await sortsWithout(statement, `${table}_event`), page).toBe(true);
+      expect(await sortsWithout(statement, indexOf[table]), page).toBe(true);
     }
     // A status is known only once a ticket's order is joined: the page may read more of the event's tickets, and no other's.
     const byStatus = await scanOf(await statementOf((db) => attendeesPage(db, scope, recent.event.id, { limit: 50, status: 'confirmed' }).execute()), 'tickets');
