@@ -24,18 +24,26 @@ type Group = [name: string, schema: Record<string, object>, implementation: Reco
 
 /**
  * The groups on one table, each route answering with its method and pattern, as `createExpressEndpoints` would
- * mount the contract's routes (`/v1/boom` fails instead); then an unknown-route answer and an error handler.
+ * mount the contract's routes, with its error handler after them (`/v1/boom` fails instead); then an unknown-route
+ * answer and an error handler. `entered` gets the routes of each part whose router a request ran.
  */
-function appOf(groups: Group[]) {
+function appOf(groups: Group[], entered: string[] = []) {
   const a = express();
   const table = new RouteTable();
   for (const [name, schema, impl] of groups) {
     table.addGroup(name, schema, impl, (router: Router, part) => {
-      for (const r of routesOf(part)) {
+      const routes = routesOf(part);
+      for (const r of routes) {
         router[r.method.toLowerCase() as 'get' | 'post'](r.path, (_req, res, next) =>
           r.path === '/v1/boom' ? next(new Error('boom')) : res.send(`${r.method} ${r.path}`),
         );
       }
+      router.use((err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err));
+      const handle = router.handle.bind(router);
+      router.handle = ((req: express.Request, res: express.Response, next: express.NextFunction) => {
+        entered.push(routes.map((r) => r.path).join(','));
+        return handle(req, res, next);
+      }) as typeof router.handle;
     });
   }
   a.use(table.handler());
@@ -102,6 +110,25 @@ describe('RouteTable across groups', () => {
         ['GET', '/v1/nothing/here', 'unknown GET'],
       ]),
     ).toEqual([]);
+  });
+
+  it('runs only the router of a part whose route takes the path and the method', async () => {
+    // A router that takes nothing answers a turn of the event loop later: each part passed over cost one.
+    const entered: string[] = [];
+    const a = appOf([['g', schema, implementation], ['h', other, otherImplementation]], entered);
+    const ran = async (method: 'GET' | 'POST', path: string) => {
+      entered.length = 0;
+      await (method === 'GET' ? request(a).get(path) : request(a).post(path));
+      return [...entered];
+    };
+    expect(await ran('GET', '/v1/things/th_1/late')).toEqual(['/v1/things/:id/late,/v1/boom']);
+    const things = '/v1/things,/v1/things/:id,/v1/things/first';
+    expect(await ran('GET', '/v1/things/th_1')).toEqual([things]);
+    expect(await ran('GET', '/V1/Things/')).toEqual([things]);
+    expect(await ran('GET', '/v1/things/first')).toEqual(['/v1/:kind/first']);
+    expect(await ran('GET', '/v1/other/stuff')).toEqual([]);
+    expect(await ran('POST', '/v1/other/stuff')).toEqual(['/v1/other/stuff']);
+    expect(await ran('GET', '/elsewhere')).toEqual(['/:kind']);
   });
 
   it('sends an error to the error handler at once, trying no later part', async () => {

@@ -32,6 +32,33 @@ interface Part {
   router: Router;
 }
 
+/** What a part's router holds: the routes `createExpressEndpoints` put on it, then its error handler. */
+interface RouteLayer {
+  handle: (...args: never[]) => unknown;
+  match(path: string): unknown;
+  route?: { _handlesMethod(method: string): boolean };
+}
+
+/**
+ * Whether the part's router would take the request, judged as the router judges its layers: the layer's path
+ * matches and its route takes the method (a `HEAD` is tried on any route). A router that takes nothing answers
+ * through `setImmediate`: one turn of the event loop, and a router's setup, for every part passed over.
+ */
+function couldServe(router: Router, method: string, path: string): boolean {
+  for (const layer of (router as unknown as { stack: RouteLayer[] }).stack) {
+    // An error handler (four parameters) is passed over by a request that carries no error.
+    if (!layer.route && layer.handle.length === 4) continue;
+    try {
+      if (!layer.match(path)) continue;
+    } catch {
+      // A path that cannot be decoded: the router itself reports it, as it did before.
+      return true;
+    }
+    if (!layer.route || method === 'HEAD' || layer.route._handlesMethod(method)) return true;
+  }
+  return false;
+}
+
 /**
  * The contract's routes as parts (each sub-router or route of a group, on a router of its own), tried only for
  * paths under the part's shared prefix. Express tries an app's middleware one by one: with a layer per part, a
@@ -40,7 +67,8 @@ interface Part {
  * run, in the order they were added (the module list's), so routes are tried in the order they were before. A
  * path outside a part's prefix cannot match any of its routes (routing ignores case, so the test does too).
  * `OPTIONS`, which no route takes, is passed on, so no part's router makes an `Allow` answer of its own and the
- * request reaches the unknown-route handler as before.
+ * request reaches the unknown-route handler as before. Of the candidates, only the parts whose routes match the
+ * path and method are run: an organizer route had about twenty parts under its head to pass over.
  */
 export class RouteTable {
   private readonly parts: Part[] = [];
@@ -65,7 +93,8 @@ export class RouteTable {
     }
     return (req, res, next) => {
       if (req.method === 'OPTIONS') return next();
-      const path = req.path.toLowerCase();
+      const original = req.path;
+      const path = original.toLowerCase();
       const candidates = byHead.get(headOf(path)) ?? anyHead;
       let i = 0;
       // A router that matched nothing calls back with no error (or `null`, when a route said `next('router')`).
@@ -73,7 +102,7 @@ export class RouteTable {
         if (err) return next(err);
         while (i < candidates.length) {
           const part = candidates[i++]!;
-          if (path.startsWith(part.prefix)) {
+          if (path.startsWith(part.prefix) && couldServe(part.router, req.method, original)) {
             part.router(req, res, tryNext);
             return;
           }
