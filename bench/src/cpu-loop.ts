@@ -14,6 +14,7 @@ import { postgresCpu, postgresCpuSince, ROOT, start } from './processes';
 import { summariseProfiles } from './profile-summary';
 import { seedTickets, secretOf } from './scenarios/door-scans';
 import { settle } from './scenarios/settle';
+import { customerTokens, liveStream, openSessions, viewers } from './scenarios/seed';
 import { signedInMember } from './scenarios/ticketing-reads';
 import { bookingBody, publishedEvent } from './scenarios/ticketing-seed';
 import type { Context } from './scenarios/types';
@@ -40,6 +41,10 @@ const { values } = parseArgs({
     'refused-bookings': { type: 'boolean', default: false },
     /** Instead of the paths: the simulator confirming pending orders of one ticket each (`POST /v1/checkout/sessions/{id}/pay`), `--requests` of them. */
     payments: { type: 'boolean', default: false },
+    /** Instead of the paths: `POST /v1/access/check` round-robin over 1,000 entitled viewers, `--requests` of them. */
+    'access-checks': { type: 'boolean', default: false },
+    /** Instead of the paths: heartbeats round-robin over 1,000 open sessions, from the tenant's server (`server`) or browsers (`browser`). */
+    heartbeats: { type: 'string', default: '' },
     /** Measure without planner statistics, even where the bench would analyze the database first (see `settle`). */
     unanalyzed: { type: 'boolean', default: false },
   },
@@ -206,6 +211,21 @@ async function main() {
       }
       const card = { method: 'card', card_number: '4242424242424242' };
       await measure('POST /v1/checkout/sessions/{id}/pay', (i) => ({ method: 'POST', path: `/v1/checkout/sessions/${sessions[i]}/pay`, headers: {}, body: card }), warm);
+    } else if (values['access-checks'] || values.heartbeats) {
+      // The bench's access check and heartbeats: 1,000 viewers of one stream, each entitled (and with an open session).
+      const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
+      const stream = await liveStream(ctx);
+      const customers = await viewers(ctx, 'loop', 1000, stream.id);
+      if (values['access-checks']) {
+        const bodies = customers.map((customer) => ({ customer, resource: { type: 'ls', id: stream.id } }));
+        await measure('POST /v1/access/check', (i) => ({ method: 'POST', path: '/v1/access/check', headers: { authorization }, body: bodies[i % bodies.length] }), Math.min(1000, n));
+      } else {
+        const ids = await openSessions(ctx, stream.id, customers);
+        const tokens = values.heartbeats === 'browser' ? await customerTokens(ctx, customers) : [];
+        const headersOf = (i: number): Record<string, string> =>
+          values.heartbeats === 'browser' ? { 'svc-publishable-key': data.keys.test.publishable, authorization: `Bearer ${tokens[i]}` } : { authorization };
+        await measure(`POST /v1/access/sessions/{id}/heartbeat (${values.heartbeats})`, (i) => ({ method: 'POST', path: `/v1/access/sessions/${ids[i % ids.length]}/heartbeat`, headers: headersOf(i % ids.length), body: {} }), Math.min(1000, n));
+      }
     } else if (Number(values['door-scans']) > 0) {
       // The bench's door: an event that is on, its tickets copied with SQL, scanned once each by a door member.
       const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
