@@ -62,14 +62,6 @@ export function createApp(ctx: AppContext): Express {
     next();
   });
 
-  // Routes outside the contract (documentation, unknown paths) are limited per client IP like public routes.
-  const limitByIp = rateLimit(ctx);
-  for (const m of ctx.modules) {
-    if (!m.pages) continue;
-    app.use([...m.pages.paths], limitByIp);
-    m.pages.mount(app, ctx);
-  }
-
   const endpoints = {
     logInitialization: false,
     jsonQuery: false,
@@ -91,6 +83,14 @@ export function createApp(ctx: AppContext): Express {
   }
   app.use(table.handler());
 
+  // Routes outside the contract (documentation, unknown paths) are limited per client IP like public routes. They
+  // come after the contract's, whose paths are not theirs, so an API request passes over none of their layers.
+  const limitByIp = rateLimit(ctx);
+  for (const m of ctx.modules) {
+    if (!m.pages) continue;
+    app.use([...m.pages.paths], limitByIp);
+    m.pages.mount(app, ctx);
+  }
   app.use(limitByIp, unknownRoute(routesOf(contract)));
   app.use(errorHandler(ctx.log, ctx.config.baseUrl));
   return app;
