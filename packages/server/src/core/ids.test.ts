@@ -1,6 +1,6 @@
 import { TypeID } from 'typeid-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isIdOf, newId } from './ids';
+import { isIdOf, newId, newUuidV7 } from './ids';
 
 /** The UUID's 48-bit Unix milliseconds. */
 const msOf = (uuid: string) => parseInt(uuid.replace(/-/g, '').slice(0, 12), 16);
@@ -46,5 +46,21 @@ describe('newId', () => {
     // The last 8 characters are the 40 random bits alone.
     const tails = new Set(Array.from({ length: 2_000 }, () => newId('request').slice(-8)));
     expect(tails.size).toBe(2_000);
+  });
+});
+
+describe('newUuidV7', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is a version 7 UUID of the time it was made, in the order made within a millisecond', () => {
+    vi.spyOn(Date, 'now').mockReturnValue(1_800_000_300_000);
+    const uuids = Array.from({ length: 5_000 }, () => newUuidV7());
+    for (const uuid of uuids) {
+      expect(uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(msOf(uuid)).toBe(1_800_000_300_000);
+    }
+    for (let i = 1; i < uuids.length; i++) expect(uuids[i]! > uuids[i - 1]!).toBe(true);
+    // typeid-js reads it back as the same UUID.
+    expect(TypeID.fromUUID('x', uuids[0]!).toUUID()).toBe(uuids[0]);
   });
 });

@@ -91,17 +91,21 @@ export function isIdOf(type: ObjectType, id: string): boolean {
   return objectTypeOfId(id) === type && ID_SUFFIX.test(id.slice(ID_PREFIXES[type].length + 1));
 }
 
+/** Two hex digits for each byte value. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 /**
- * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then random bits. The spec gives some objects uuid ids; this
- * form makes them sort by creation like every other id, so cursor lists work the same way.
+ * A UUIDv7 (RFC 9562) in its usual text. The spec gives some objects uuid ids; made as the public IDs are, they
+ * sort by creation like every other id (in the order one process made them), so cursor lists work the same way.
  */
-export function newUuidV7(now = Date.now()): string {
-  const bytes = randomBytes(16);
-  bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+export function newUuidV7(): string {
+  const b = nextUuidV7();
+  const h = (from: number, to: number) => {
+    let out = '';
+    for (let i = from; i < to; i++) out += HEX[b[i]!];
+    return out;
+  };
+  return `${h(0, 4)}-${h(4, 6)}-${h(6, 8)}-${h(8, 10)}-${h(10, 16)}`;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
