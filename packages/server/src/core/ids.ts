@@ -74,7 +74,8 @@ function base32(b: Uint8Array): string {
 /**
  * A new public ID in TypeID's form: the type's prefix and a time-ordered UUIDv7 in base32, so IDs sort by
  * creation. Made here rather than with `typeid-js`, which checks the prefix, encodes, then decodes its own output
- * again to check it: 10–17 µs an ID, and every request and every object takes one.
+ * again to check it: 1.7 µs an ID in a tight loop (0.2 here), and 5–12 µs of each request's CPU in the server,
+ * where every request and every object takes one.
  */
 export function newId(type: ObjectType): string {
   return `${ID_PREFIXES[type]}_${base32(nextUuidV7())}`;
