@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { appPrototypes } from './core/app-prototypes';
 import { ApiError } from './core/errors';
 import { newId } from './core/ids';
 import { createApp } from './app';
@@ -28,7 +29,8 @@ export async function startServer(
     res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1', 'request-id': requestId });
     res.end(JSON.stringify(body));
   };
-  const server = createServer(notReady);
+  const classes = appPrototypes();
+  const server = createServer({ IncomingMessage: classes.Request, ServerResponse: classes.Response }, notReady);
   // Requests Node cannot even parse (a bad Content-Length, a broken request line) still get the error shape.
   server.on('clientError', (_err, socket) => {
     if (!socket.writable) return socket.destroy();
@@ -57,6 +59,7 @@ export async function startServer(
   await jobs.start();
   for (const w of workers) await w.start({ url });
   const app = createApp(ctx);
+  classes.use(app);
   server.off('request', notReady);
   server.on('request', app);
 
