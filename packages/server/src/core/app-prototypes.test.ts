@@ -2,13 +2,13 @@ import { createServer, IncomingMessage, ServerResponse, type Server } from 'node
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appPrototypes } from './app-prototypes';
+import { appPrototypes, type AppPrototypes } from './app-prototypes';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
 /** A server made with the classes; each request's prototypes as Node made them, before any handler. */
-async function serve(classes: ReturnType<typeof appPrototypes>) {
+async function serve(classes: AppPrototypes) {
   const seen: { req: unknown; res: unknown }[] = [];
   server = createServer({ IncomingMessage: classes.Request, ServerResponse: classes.Response });
   server.prependListener('request', (req, res) => seen.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) }));
