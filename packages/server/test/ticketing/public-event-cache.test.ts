@@ -7,7 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import type { NotificationListener } from '../../src/core/notify';
-import { PUBLIC_EVENTS_CHANNEL, PublicEventCache, type PublicCatalogue } from '../../src/modules/ticketing/public/public-event-cache';
+import { notifyPublicEventChanged, PUBLIC_EVENTS_CHANNEL, PublicEventCache, type PublicCatalogue } from '../../src/modules/ticketing/public/public-event-cache';
 import { publicEventChanged } from '../../src/modules/ticketing/public/public-event-changed';
 import { publicReadsOf } from '../../src/modules/ticketing/public/public-parts';
 import { startServer } from '../../src/server';
@@ -52,6 +52,11 @@ const pageViewsOf = async (eventId: string) => {
 describe('the cached public event page', () => {
   it('is read from memory, and a change made through one instance is seen by the other', async () => {
     const { event, ticketType } = await makePublishedEvent(t, tenant, org.id, { name: 'Before' });
+    // The setup's own changes reach the second instance later: once a notification sent after them is heard, so
+    // have they been (a listener hears notifications in commit order), and none can clear the page cached below.
+    const settled = heardOn(second.listener, event.id);
+    await notifyPublicEventChanged(t.ctx.db, event.id);
+    await settled;
     expect(expectStatus(await onSecond(event.slug), 200).data.name).toBe('Before');
     // A change that bypasses the services sends no notification: the second instance still answers its copy.
     await t.ctx.db.updateTable('ticketed_events').set({ name: 'Unannounced' }).where('id', '=', event.id).execute();
