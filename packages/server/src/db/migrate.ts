@@ -26,6 +26,7 @@ import * as capacityRoomFreed from './migrations/2026_11_27_20_capacity_room_fre
 import * as countPaidOrdersPlans from './migrations/2026_11_27_30_count_paid_orders_plans';
 import * as pageViewSources from './migrations/2026_11_27_40_page_view_sources';
 import * as ordersEventId from './migrations/2026_11_27_50_orders_event_id';
+import * as listVersions from './migrations/2026_11_28_10_list_versions';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_30_count_paid_orders_plans': countPaidOrdersPlans,
   '2026_11_27_40_page_view_sources': pageViewSources,
   '2026_11_27_50_orders_event_id': ordersEventId,
+  '2026_11_28_10_list_versions': listVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -76,6 +76,15 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** The version of a kept list per tenant and environment, counted by its tables' triggers (`VersionedPages`). */
+export interface ListVersionsTable {
+  tenant_id: string;
+  livemode: boolean;
+  list: string;
+  version: number;
+  xact: string;
+}
+
 /** Streams: an asset (source url, upload, clip or a live stream's recording). Deleted ones keep their row. */
 export interface AssetsTable {
   id: string;
@@ -162,6 +171,7 @@ export interface DB extends IdentityTables, TicketingTables, MessagingTables, Cr
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  list_versions: ListVersionsTable;
   event_log: EventLogTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
