@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import { actorOf } from '../../../core/principal';
+import { VersionedPages } from '../../../core/versioned-pages';
 import type { StreamsDeps } from '../streams-deps';
 import { signalLiveStream } from './live-stream-actions.service';
 import * as streams from './live-streams.service';
@@ -8,11 +9,11 @@ import { addSimulcastTarget, removeSimulcastTarget } from './simulcast-targets.s
 
 const s = initServer();
 
-export const liveStreamsRouter = (deps: StreamsDeps) =>
+export const liveStreamsRouter = (deps: StreamsDeps, pages = new VersionedPages(deps.db, 'live_streams')) =>
   s.router(contract.streams.liveStreams, {
     list: async ({ query: { external_id, metadata, expand, ...page }, req }) => ({
       status: 200,
-      body: await streams.listLiveStreams(deps, actorOf(req).scope, { external_id, metadata, expand }, page),
+      body: await streams.listLiveStreams(deps, pages, actorOf(req).scope, { external_id, metadata, expand }, page),
     }),
     create: async ({ body, req }) => ({ status: 201, body: { data: await streams.createLiveStream(deps, actorOf(req).scope, body) } }),
     retrieve: async ({ params, query, req }) => ({
