@@ -43,6 +43,8 @@ const { values } = parseArgs({
     payments: { type: 'boolean', default: false },
     /** Instead of the paths: `POST /v1/access/check` round-robin over 1,000 entitled viewers, `--requests` of them. */
     'access-checks': { type: 'boolean', default: false },
+    /** Instead of the paths: new entitlement grants (`POST /v1/access/entitlements`), each with its own customer and `Idempotency-Key`, `--requests` of them. */
+    grants: { type: 'boolean', default: false },
     /** Instead of the paths: heartbeats round-robin over 1,000 open sessions, from the tenant's server (`server`) or browsers (`browser`). */
     heartbeats: { type: 'string', default: '' },
     /** Measure without planner statistics, even where the bench would analyze the database first (see `settle`). */
@@ -211,6 +213,21 @@ async function main() {
       }
       const card = { method: 'card', card_number: '4242424242424242' };
       await measure('POST /v1/checkout/sessions/{id}/pay', (i) => ({ method: 'POST', path: `/v1/checkout/sessions/${sessions[i]}/pay`, headers: {}, body: card }), warm);
+    } else if (values.grants) {
+      // The bench's grants: one stream, a new customer and key for each.
+      const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
+      const stream = await liveStream(ctx);
+      const run = randomBytes(4).toString('hex');
+      await measure(
+        'POST /v1/access/entitlements',
+        (i) => ({
+          method: 'POST',
+          path: '/v1/access/entitlements',
+          headers: { authorization, 'idempotency-key': `${run}-${i}` },
+          body: { customer: `grant-${i}`, resource: { type: 'ls', id: stream.id }, source_ref: `ref-${i}` },
+        }),
+        Math.min(1000, n),
+      );
     } else if (values['access-checks'] || values.heartbeats) {
       // The bench's access check and heartbeats: 1,000 viewers of one stream, each entitled (and with an open session).
       const ctx = { svc, api, operator, secretKey: data.keys.test.secret, publishableKey: data.keys.test.publishable, databaseUrl: dbUrl.toString(), tenantId: data.tenant.id } as unknown as Context;
