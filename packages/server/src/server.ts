@@ -7,6 +7,7 @@ import { createApp } from './app';
 import { createContext, type ServerConfig } from './context';
 import type { AppContext } from './core/context';
 import { migrateToLatest } from './db/migrate';
+import { checkEncryptionKey } from './core/encryption-key-check';
 import { purgeIdempotencyKeysJob } from './jobs/purge-idempotency-keys.job';
 
 export interface RunningServer {
@@ -48,7 +49,15 @@ export async function startServer(
 
   const { ctx, listener } = await createContext(config, log);
   const { db, jobs } = ctx;
-  await migrateToLatest(db);
+  try {
+    await migrateToLatest(db);
+    await checkEncryptionKey(db, ctx.secrets);
+  } catch (err) {
+    await listener.stop();
+    await db.destroy();
+    server.close();
+    throw err;
+  }
   jobs.wakeOn(listener);
   jobs.register(purgeIdempotencyKeysJob(db));
 

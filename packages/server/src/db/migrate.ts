@@ -27,6 +27,7 @@ import * as countPaidOrdersPlans from './migrations/2026_11_27_30_count_paid_ord
 import * as pageViewSources from './migrations/2026_11_27_40_page_view_sources';
 import * as ordersEventId from './migrations/2026_11_27_50_orders_event_id';
 import * as listVersions from './migrations/2026_11_28_10_list_versions';
+import * as encryptionKeyCheck from './migrations/2026_11_28_20_encryption_key_check';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_40_page_view_sources': pageViewSources,
   '2026_11_27_50_orders_event_id': ordersEventId,
   '2026_11_28_10_list_versions': listVersions,
+  '2026_11_28_20_encryption_key_check': encryptionKeyCheck,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -76,6 +76,13 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** The one value sealed with the database's encryption key (`checkEncryptionKey`). */
+export interface EncryptionKeyCheckTable {
+  id: Generated<boolean>;
+  sealed: string;
+  created_at: Generated<Date>;
+}
+
 /** The version of a kept list per tenant and environment, counted by its tables' triggers (`VersionedPages`). */
 export interface ListVersionsTable {
   tenant_id: string;
@@ -172,6 +179,7 @@ export interface DB extends IdentityTables, TicketingTables, MessagingTables, Cr
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   list_versions: ListVersionsTable;
+  encryption_key_check: EncryptionKeyCheckTable;
   event_log: EventLogTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
