@@ -19,10 +19,14 @@ async function main() {
     databaseUrl = embedded.url;
   }
 
-  const running = await startServer(
-    { ...config, DATABASE_URL: databaseUrl, SVC_OPERATOR_TOKEN: operatorToken, SVC_ENCRYPTION_KEY: encryptionKey },
-    log,
-  );
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer({ ...config, DATABASE_URL: databaseUrl, SVC_OPERATOR_TOKEN: operatorToken, SVC_ENCRYPTION_KEY: encryptionKey }, log);
+  } catch (err) {
+    // A start that fails (a wrong encryption key, a port in use) leaves no embedded PostgreSQL behind.
+    await embedded?.stop();
+    throw err;
+  }
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down: draining requests and jobs');
     try {
