@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import { InFlight } from './in-flight';
 import { JsonBytes } from './json-bytes';
 import type { Scope } from './scope';
 
@@ -18,10 +19,13 @@ interface Kept {
  * changed: a page never outlives a write, in this process or any other.
  *
  * The version is read before the page: a page read after a write it may show, while the version read is still the
- * one before it, is only kept under that older version, which the next read no longer matches.
+ * one before it, is only kept under that older version, which the next read no longer matches. Reads that found the
+ * same version share one load: each read's version was current when it asked, so the load, started after the first
+ * of them asked, shows every change counted in it.
  */
 export class VersionedPages {
   private readonly kept = new Map<string, Kept>();
+  private readonly loading = new InFlight<JsonBytes>();
   private bytes = 0;
 
   constructor(
@@ -37,9 +41,12 @@ export class VersionedPages {
     const key = `${scope.tenantId}:${scope.livemode}:${JSON.stringify(query)}`;
     const kept = this.kept.get(key);
     if (kept && kept.version === version) return kept.page;
-    const page = new JsonBytes(await load());
-    this.keep(key, { version, page });
-    return page;
+    // Reads of one page at one version share its load: after a change, a dashboard's many readers ask again at once.
+    return this.loading.run(`${version}:${key}`, async () => {
+      const page = new JsonBytes(await load());
+      this.keep(key, { version, page });
+      return page;
+    });
   }
 
   private async version(scope: Scope): Promise<number> {

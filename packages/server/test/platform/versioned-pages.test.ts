@@ -33,6 +33,21 @@ describe('VersionedPages', () => {
     expect(page.loads()).toBe(2);
   });
 
+  it('loads a page once for the reads that ask for it at the same version together', async () => {
+    const pages = new VersionedPages(t.ctx.db, 'things');
+    const page = counted();
+    const slow = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return page.load();
+    };
+    const read = await Promise.all(Array.from({ length: 5 }, () => pages.read(scope('ten_e'), ['p'], slow)));
+    expect(page.loads()).toBe(1);
+    expect(new Set(read).size).toBe(1);
+    await bump('ten_e');
+    await Promise.all(Array.from({ length: 5 }, () => pages.read(scope('ten_e'), ['p'], slow)));
+    expect(page.loads()).toBe(2);
+  });
+
   it('does not let a slower read of an older version replace the page of a newer one', async () => {
     const pages = new VersionedPages(t.ctx.db, 'things');
     let release!: () => void;
