@@ -77,13 +77,20 @@ function kidOf(token: string): string {
 const CLOCK_TOLERANCE_SECONDS = 5;
 const MAX_VERIFIED_TOKENS = 20_000;
 
+/** A token jose accepted: the key id its header names and its claims. */
+interface VerifiedToken {
+  kid: string;
+  payload: JWTPayload;
+}
+
 /**
- * Tokens whose ES256 signature and static claims jose accepted, with their claims, per server. A signed-in
- * dashboard sends the same token with every request for up to 15 minutes and its signature cannot change, so
- * it is verified once. The key (a revocation), the session (a logout) and the time are checked on every request.
+ * Tokens whose ES256 signature and static claims jose accepted, with their key id and claims, per server. A
+ * signed-in dashboard sends the same token with every request for up to 15 minutes and neither its header nor its
+ * signature can change, so it is decoded and verified once. The key (a revocation), the session (a logout) and the
+ * time are checked on every request.
  */
-const verifiedTokens = new WeakMap<AppContext, Map<string, JWTPayload>>();
-function verifiedTokensOf(ctx: AppContext): Map<string, JWTPayload> {
+const verifiedTokens = new WeakMap<AppContext, Map<string, VerifiedToken>>();
+function verifiedTokensOf(ctx: AppContext): Map<string, VerifiedToken> {
   let map = verifiedTokens.get(ctx);
   if (!map) verifiedTokens.set(ctx, (map = new Map()));
   return map;
@@ -103,12 +110,13 @@ function stillValid(payload: JWTPayload | undefined, now: Date): JWTPayload | un
  * refused at once on every process). The token's `tid` decides the tenant and `livemode` the environment.
  */
 export async function resolveAccessToken(ctx: AppContext, token: string): Promise<UserPrincipal> {
-  const kid = kidOf(token);
+  const verified = verifiedTokensOf(ctx);
+  const known = verified.get(token);
+  const kid = known?.kid ?? kidOf(token);
   const key = await verificationKey(ctx, kid);
   if (!key) throw refuseAccessToken('unknown_key', 'The access token was signed with a key that is unknown or revoked.');
   const now = nowOf(ctx);
-  const verified = verifiedTokensOf(ctx);
-  let payload = stillValid(verified.get(token), now);
+  let payload = stillValid(known?.payload, now);
   if (!payload) {
     try {
       ({ payload } = await jwtVerify(token, key, {
@@ -126,7 +134,7 @@ export async function resolveAccessToken(ctx: AppContext, token: string): Promis
       throw refuseAccessToken('malformed', 'The access token cannot be read.');
     }
     if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
-    verified.set(token, payload);
+    verified.set(token, { kid, payload });
   }
   const { sub, tid, cus, sid, livemode } = payload as Record<string, unknown>;
   if (typeof sub !== 'string' || typeof tid !== 'string' || typeof cus !== 'string' || typeof sid !== 'string' || typeof livemode !== 'boolean') {
