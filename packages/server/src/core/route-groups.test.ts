@@ -27,9 +27,8 @@ type Group = [name: string, schema: Record<string, object>, implementation: Reco
  * mount the contract's routes, with its error handler after them (`/v1/boom` fails instead); then an unknown-route
  * answer and an error handler. `entered` gets the routes of each part whose router a request ran.
  */
-function appOf(groups: Group[], entered: string[] = []) {
+function appOf(groups: Group[], entered: string[] = [], table = new RouteTable(), matched = { count: 0 }) {
   const a = express();
-  const table = new RouteTable();
   for (const [name, schema, impl] of groups) {
     table.addGroup(name, schema, impl, (router: Router, part) => {
       const routes = routesOf(part);
@@ -39,6 +38,10 @@ function appOf(groups: Group[], entered: string[] = []) {
         );
       }
       router.use((err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => next(err));
+      for (const layer of (router as unknown as { stack: Array<{ match(path: string): unknown }> }).stack) {
+        const match = layer.match.bind(layer);
+        layer.match = (path) => (matched.count++, match(path));
+      }
       // A router, called as a function, runs its `handle`: the instance's own is the one called.
       type Handle = (req: express.Request, res: express.Response, next: express.NextFunction) => void;
       const routed = router as unknown as { handle: Handle };
@@ -138,5 +141,46 @@ describe('RouteTable across groups', () => {
     const res = await request(twoGroups()).get('/v1/boom');
     expect(res.status).toBe(500);
     expect(res.text).toBe('boom');
+  });
+});
+
+describe('RouteTable remembering where a path goes', () => {
+  it('routes a method and path asked again without matching any route, and as the first time', async () => {
+    const matched = { count: 0 };
+    const entered: string[] = [];
+    const a = appOf([['g', schema, implementation], ['h', other, otherImplementation]], entered, new RouteTable(), matched);
+    const cases: Array<[method: 'GET' | 'POST', path: string, expected: string]> = [
+      ['GET', '/v1/things/first', 'GET /v1/:kind/first'],
+      ['GET', '/v1/things/th_1/late', 'GET /v1/things/:id/late'],
+      ['GET', '/V1/THINGS', 'GET /v1/things'],
+      ['GET', '/v1/other/stuff', 'unknown GET'],
+      ['POST', '/v1/other/stuff', 'POST /v1/other/stuff'],
+      ['GET', '/elsewhere', 'GET /:kind'],
+      ['GET', '/v1/nothing/here', 'unknown GET'],
+    ];
+    expect(await answersOf(a, cases)).toEqual([]);
+    const firstTime = matched.count;
+    const enteredFirst = [...entered];
+    entered.length = 0;
+    matched.count = 0;
+    expect(await answersOf(a, cases)).toEqual([]);
+    expect(entered).toEqual(enteredFirst);
+    // What is left is each part's router matching the one route it runs; without a memory, the scan again.
+    expect(matched.count).toBeLessThan(firstTime);
+    const forgetful = { count: 0 };
+    const b = appOf([['g', schema, implementation], ['h', other, otherImplementation]], [], new RouteTable(0), forgetful);
+    expect(await answersOf(b, cases)).toEqual([]);
+    const forgetfulFirst = forgetful.count;
+    expect(await answersOf(b, cases)).toEqual([]);
+    expect(forgetful.count).toBe(2 * forgetfulFirst);
+  });
+
+  it('keeps at most as many paths as it was given, the newest', async () => {
+    const table = new RouteTable(3);
+    const a = appOf([['g', schema, implementation]], [], table);
+    for (const id of ['th_1', 'th_2', 'th_3', 'th_4', 'th_5']) expect((await request(a).get(`/v1/things/${id}`)).text).toBe('GET /v1/things/:id');
+    expect(table.rememberedPaths).toBe(3);
+    expect(await answersOf(a, [['GET', '/v1/things/th_1', 'GET /v1/things/:id'], ['GET', '/v1/things/first', 'GET /v1/:kind/first']])).toEqual([]);
+    expect(table.rememberedPaths).toBe(3);
   });
 });

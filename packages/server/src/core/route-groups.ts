@@ -72,6 +72,14 @@ function couldServe(router: Router, method: string, path: string): boolean {
  */
 export class RouteTable {
   private readonly parts: Part[] = [];
+  /**
+   * For a method and path seen before: its candidates and the first of them that could serve it. The routes never
+   * change once mounted, so the answer is the scan's own; hot paths repeat (one event's door scans, one page,
+   * a thousand viewers' heartbeats). The oldest entry goes first when it is full.
+   */
+  private readonly firstServing = new Map<string, { candidates: Part[]; first: number }>();
+
+  constructor(private readonly remembered = 4096) {}
 
   /** Mounts each part of a contract group (`mount` puts the part's routes on the router it is given). */
   addGroup(group: string, schema: Record<string, object>, implementation: Record<string, unknown>, mount: (router: Router, part: object, implementation: object) => void): void {
@@ -83,6 +91,11 @@ export class RouteTable {
     }
   }
 
+  /** How many methods and paths are remembered (bounded by the constructor's `remembered`). */
+  get rememberedPaths(): number {
+    return this.firstServing.size;
+  }
+
   /** The one middleware that routes to the parts. */
   handler(): (req: Request, res: Response, next: NextFunction) => void {
     // A part whose prefix has two segments or more serves only paths with the same head; a shorter one, any path.
@@ -91,25 +104,36 @@ export class RouteTable {
     for (const head of new Set(this.parts.filter((p) => !anyHead.includes(p)).map((p) => headOf(p.prefix)))) {
       byHead.set(head, this.parts.filter((p) => anyHead.includes(p) || headOf(p.prefix) === head));
     }
+    const firstFrom = (candidates: Part[], from: number, method: string, original: string): number => {
+      const path = original.toLowerCase();
+      let i = from;
+      while (i < candidates.length) {
+        const part = candidates[i]!;
+        if (path.startsWith(part.prefix) && couldServe(part.router, method, original)) return i;
+        i++;
+      }
+      return i;
+    };
     return (req, res, next) => {
       if (req.method === 'OPTIONS') return next();
       const original = req.path;
-      const path = original.toLowerCase();
-      const candidates = byHead.get(headOf(path)) ?? anyHead;
-      let i = 0;
-      // A router that matched nothing calls back with no error (or `null`, when a route said `next('router')`).
-      const tryNext = (err?: unknown): void => {
-        if (err) return next(err);
-        while (i < candidates.length) {
-          const part = candidates[i++]!;
-          if (path.startsWith(part.prefix) && couldServe(part.router, req.method, original)) {
-            part.router(req, res, tryNext);
-            return;
-          }
+      const key = `${req.method} ${original}`;
+      let known = this.firstServing.get(key);
+      if (!known) {
+        const candidates = byHead.get(headOf(original)) ?? anyHead;
+        known = { candidates, first: firstFrom(candidates, 0, req.method, original) };
+        if (this.remembered > 0) {
+          if (this.firstServing.size >= this.remembered) this.firstServing.delete(this.firstServing.keys().next().value!);
+          this.firstServing.set(key, known);
         }
-        next();
+      }
+      const { candidates } = known;
+      // A router that matched nothing calls back with no error (or `null`, when a route said `next('router')`).
+      const run = (i: number): void => {
+        if (i >= candidates.length) return next();
+        candidates[i]!.router(req, res, (err?: unknown) => (err ? next(err) : run(firstFrom(candidates, i + 1, req.method, original))));
       };
-      tryNext();
+      run(known.first);
     };
   }
 }
