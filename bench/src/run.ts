@@ -35,6 +35,8 @@ const { values } = parseArgs({
     'analytics-orders': { type: 'string', default: '1000000' },
     /** More Node flags for the server process, after those of its `start` script (e.g. `--max-old-space-size=1024`). */
     'node-flags': { type: 'string' },
+    /** The server's build to run, relative to packages/server (another build beside it: two builds back to back tell a change from the machine). */
+    server: { type: 'string', default: 'dist/main.js' },
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
     'cpu-prof': { type: 'boolean', default: false },
     /** The whole run stops itself after this many seconds, whatever it is doing. */
@@ -112,7 +114,7 @@ async function main() {
     const port = await freePort();
     const running = await start(
       process.execPath,
-      [...startFlags(), ...(values['node-flags']?.split(/\s+/).filter(Boolean) ?? []), ...flags, 'dist/main.js'],
+      [...startFlags(), ...(values['node-flags']?.split(/\s+/).filter(Boolean) ?? []), ...flags, values.server],
       { ...svcEnv, PORT: String(port), SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')), ...env },
       join(ROOT, 'packages/server'),
       `http://127.0.0.1:${port}`,
