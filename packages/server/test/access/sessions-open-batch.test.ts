@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { EntitlementLimitsColumn } from '../../src/db/access.schema';
 import { newId } from '../../src/core/ids';
@@ -73,5 +74,22 @@ describe('opens decided in one call', () => {
     expect(await openSessions(t.ctx.db, [revoked.item('a'), kept.item('a')])).toEqual(['entitlement_changed', null]);
     expect(await activeSessions(t, revoked.e.entitlement.id)).toEqual([]);
     expect(await activeSessions(t, kept.e.entitlement.id)).toEqual(['a']);
+  });
+
+  it('reads the sessions through their indexes, even with plans made while the table was nearly empty', async () => {
+    const v = await viewer({ max_devices: 20, max_concurrent_sessions: 2, concurrency_policy: 'replace_oldest' });
+    // Statistics gathered while the table fits in a page, as on a new deployment: there a scan of it costs least.
+    expect(await openSessions(t.ctx.db, [v.item('device-first')])).toEqual([null]);
+    await sql`analyze access_sessions`.execute(t.ctx.db);
+    const scans = await t.ctx.db.transaction().execute(async (trx) => {
+      // Past its fifth call a connection keeps the function's generic plans, made on that one page.
+      for (let i = 0; i < 8; i++) expect(await openSessions(trx, [v.item(`device-${i}`)])).toEqual([null]);
+      const { rows } = await sql<{ seq_scan: string; idx_scan: string }>`
+        select seq_scan, idx_scan from pg_stat_xact_user_tables where relname = 'access_sessions'`.execute(trx);
+      return rows[0]!;
+    });
+    expect(Number(scans.seq_scan)).toBe(0);
+    expect(Number(scans.idx_scan)).toBeGreaterThan(0);
+    expect(await activeSessions(t, v.e.entitlement.id)).toEqual(['device-6', 'device-7']);
   });
 });
