@@ -5,6 +5,7 @@ import type { DeliveryState, EventLogTable } from '../../db/events-webhooks.sche
 import { scoped, type Scope } from '../../core/scope';
 
 import type { Notification } from '../../core/events/event-subscribers';
+import { literal } from '../../db/literal';
 
 export type { Notification };
 
@@ -204,8 +205,8 @@ export async function queueDueDeliveries(db: Executor, now: Date, limit: number)
         .select('id')
         .where((w) =>
           w.or([
-            w.and([w('state', '=', 'pending'), w('next_attempt_at', '<=', now)]),
-            w.and([w('state', '=', 'queued'), w('queued_at', '<', sql<Date>`now() - interval '1 hour'`)]),
+            w.and([w('state', '=', literal('pending')), w('next_attempt_at', '<=', now)]),
+            w.and([w('state', '=', literal('queued')), w('queued_at', '<', sql<Date>`now() - interval '1 hour'`)]),
           ]),
         )
         .orderBy('next_attempt_at')

@@ -4,6 +4,7 @@ import type { Executor } from '../../../db/database';
 import type { EntitlementRow, EntitlementsTable } from '../../../db/access.schema';
 import { paginate, whereMetadata } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
+import { literal } from '../../../db/literal';
 
 /** Who an entitlement is for: exactly one of the two is set. */
 export interface Subject {
@@ -118,7 +119,7 @@ export async function findDueExpiries(db: Executor, now: Date, limit = 500) {
   return db
     .selectFrom('entitlements')
     .select(['id', 'tenant_id', 'livemode'])
-    .where('status', '=', 'active')
+    .where('status', '=', literal('active'))
     .where('ends_at', 'is not', null)
     .where('ends_at', '<=', now)
     .orderBy('ends_at')

@@ -3,6 +3,7 @@ import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../../db/database';
 import type { AccessSessionRow, AccessSessionsTable, EntitlementRow } from '../../../db/access.schema';
 import { scoped, type Scope } from '../../../core/scope';
+import { literal } from '../../../db/literal';
 
 export type NewAccessSession = Omit<Insertable<AccessSessionsTable>, 'tenant_id' | 'livemode'>;
 
@@ -136,12 +137,12 @@ export async function endAllLapsedSessions(db: Executor, now: Date, limit = 1000
       eb
         .selectFrom('access_sessions')
         .select('id')
-        .where('state', '=', 'active')
+        .where('state', '=', literal('active'))
         .where('expires_at', '<=', now)
         .limit(limit),
     )
     // Checked again on the row itself: a heartbeat that committed meanwhile keeps its session.
-    .where('state', '=', 'active')
+    .where('state', '=', literal('active'))
     .where('expires_at', '<=', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);

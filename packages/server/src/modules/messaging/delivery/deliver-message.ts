@@ -7,6 +7,7 @@ import { takeSendSlot } from '../outbox/send-cap';
 import { moveMessage } from './message-transitions';
 import type { MessagingDeps } from './messaging-deps';
 import { MAX_ATTEMPTS, nextAttemptAt } from './retry-schedule';
+import { literal } from '../../../db/literal';
 
 type Claim = { row: MessageRow; adapter: MessageChannel } | null;
 
@@ -124,9 +125,9 @@ export async function queueDueMessages(db: Executor, now: Date, limit: number): 
         .select('id')
         .where((w) =>
           w.or([
-            w.and([w('status', '=', 'queued'), w('job_queued_at', 'is', null), w('next_attempt_at', '<=', now)]),
-            w.and([w('status', '=', 'queued'), w('job_queued_at', '<', sql<Date>`now() - interval '10 minutes'`)]),
-            w.and([w('status', '=', 'sending'), w('lease_until', '<', now)]),
+            w.and([w('status', '=', literal('queued')), w('job_queued_at', 'is', null), w('next_attempt_at', '<=', now)]),
+            w.and([w('status', '=', literal('queued')), w('job_queued_at', '<', sql<Date>`now() - interval '10 minutes'`)]),
+            w.and([w('status', '=', literal('sending')), w('lease_until', '<', now)]),
           ]),
         )
         .limit(limit)

@@ -6,6 +6,7 @@ import { paginate, whereMetadata, type CursorPage } from '../../../core/paginati
 import { scoped, type Scope } from '../../../core/scope';
 import type { PlaybackIdRef } from '../playback-ids/playback-ids.service';
 import type { ShownLiveStream, ShownSimulcastTarget } from './live-streams.serializer';
+import { literal } from '../../../db/literal';
 
 export type NewLiveStream = Omit<Insertable<LiveStreamsTable>, 'tenant_id' | 'livemode'>;
 export type NewSimulcastTarget = Omit<Insertable<SimulcastTargetsTable>, 'tenant_id' | 'livemode'>;
@@ -122,7 +123,7 @@ export async function findExpiredReconnectWindows(db: Executor, now: Date, limit
   return db
     .selectFrom('live_streams')
     .select(['id', 'tenant_id', 'livemode'])
-    .where('status', '=', 'disconnected')
+    .where('status', '=', literal('disconnected'))
     .where('deleted_at', 'is', null)
     .where('reconnect_deadline', '<=', now)
     .orderBy('reconnect_deadline')

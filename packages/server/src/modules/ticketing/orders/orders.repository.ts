@@ -5,6 +5,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { DB } from '../../../db/schema';
 import type { OrdersTable, OrderStatus } from '../../../db/ticketing.schema';
+import { literal } from '../../../db/literal';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrder = Omit<Insertable<OrdersTable>, 'tenant_id' | 'livemode'>;
@@ -88,7 +89,7 @@ export const duePendingOrders = (db: Executor, now: Date, limit: number) =>
   db
     .selectFrom('orders')
     .select(['id', 'tenant_id', 'livemode'])
-    .where('status', '=', 'pending')
+    .where('status', '=', literal('pending'))
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
     .limit(limit)
