@@ -66,12 +66,13 @@ export async function findOrCreateCustomersByEmail(
       select * from unnest(${addresses}::text[], ${addresses.map((a) => byAddress.get(a) ?? null)}::text[],
         ${addresses.map(() => newId('customer'))}::text[]) as w(email, name, new_id)
     ), existing as (
-      -- One index lookup per address, as the single lookup makes.
-      select c.id, w.email from wanted w cross join lateral (
-        select id from customers
-        where tenant_id = ${scope.tenantId} and livemode = ${scope.livemode} and email = w.email and deleted_at is null
-        order by id limit 1
-      ) c
+      -- The oldest customer of each address, the addresses looked up together in the email index: a lookup per
+      -- address (a lateral subquery) was planned as a scan of the tenant's customers while they were few, and a
+      -- prepared statement keeps that plan as they grow.
+      select distinct on (c.email) c.id, c.email from customers c
+      where c.tenant_id = ${scope.tenantId} and c.livemode = ${scope.livemode} and c.email = any(${addresses}::text[])
+        and c.deleted_at is null
+      order by c.email, c.id
     ), created as (
       insert into customers (id, tenant_id, livemode, email, phone, name, user_id, external_id, metadata, deleted_at)
       select w.new_id, ${scope.tenantId}, ${scope.livemode}, w.email, null, w.name, null, null, '{}'::jsonb, null
