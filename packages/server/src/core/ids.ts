@@ -1,22 +1,9 @@
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ID_PREFIXES, objectTypeOfId, type ObjectType } from '@svc/contract';
+import { randomPool as pool, takeRandom as random } from './random-pool';
 
 /** TypeID's alphabet: Crockford's base32, lower case. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
-
-/** Random bytes drawn 4 KB at a time rather than a draw per ID. */
-const pool = new Uint8Array(4096);
-let poolAt = pool.length;
-/** Where `n` fresh random bytes start in `pool`. */
-function random(n: number): number {
-  if (poolAt + n > pool.length) {
-    randomFillSync(pool);
-    poolAt = 0;
-  }
-  const at = poolAt;
-  poolAt += n;
-  return at;
-}
 
 // RFC 9562 §6.2, method 1: a 31-bit counter after the milliseconds, so the IDs one process makes sort in the
 // order it made them, within a millisecond too, and when the clock steps back by less than 10 s.

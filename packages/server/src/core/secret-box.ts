@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { randomBytesPooled } from './random-pool';
 
 const VERSION = 'v1';
 /** Unsealed secrets kept in memory, and the largest sealed text kept (keys and passphrases, not stored answers). */
@@ -32,7 +33,7 @@ export class SecretBox {
   }
 
   encrypt(plaintext: string, context = ''): string {
-    const iv = randomBytes(12);
+    const iv = randomBytesPooled(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
