@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { InListsAsArraysPlugin } from './in-lists';
 import { PreparingClient } from './prepared-statements';
 import type { DB } from './schema';
 
@@ -18,5 +19,5 @@ export function createDatabase(connectionString: string, max = 10, options: { pr
   const pool = new pg.Pool({ connectionString, max, Client: options.prepare === false ? pg.Client : PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), pool };
+  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new InListsAsArraysPlugin()] }), pool };
 }

@@ -2,6 +2,7 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type Compilable } from 'ky
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema';
+import { InListsAsArraysPlugin } from '../../src/db/in-lists';
 import { exportBatch, EXPORT_BATCH } from '../../src/modules/ticketing/attendees/attendees-export';
 import { attendeesPage } from '../../src/modules/ticketing/attendees/attendees.service';
 import { attendeesOf } from '../../src/modules/ticketing/attendees/attendee-rows';
@@ -69,6 +70,7 @@ afterAll(() => logged?.destroy());
 async function statementOf(run: (db: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery> {
   logged ??= new Kysely<DB>({
     dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.databaseUrl, max: 2 }) }),
+    plugins: [new InListsAsArraysPlugin()],
     log: (e) => void sent.push(e.query),
   });
   sent.length = 0;
