@@ -93,9 +93,11 @@ async function bulkOrders(eventId: string, count: number, prefix: string) {
   const order = await t.ctx.db.selectFrom('orders').select('id').where('event_id', '=', eventId).executeTakeFirstOrThrow();
   await sql`
     insert into orders
-    select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
-      'id', 'ord_' || ${prefix} || lpad(to_hex(i), 20, '0'), 'code', 'B' || ${prefix} || i))).*
-    from orders o, generate_series(1, ${count}) as i where o.id = ${order.id}`.execute(t.ctx.db);
+    select r.* from orders o, generate_series(1, ${count}) as i,
+      -- In the from list, so the record is made once a row (\`(f(…)).*\` calls f once for each column).
+      lateral jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
+        'id', 'ord_' || ${prefix} || lpad(to_hex(i), 20, '0'), 'code', 'B' || ${prefix} || i)) as r
+    where o.id = ${order.id}`.execute(t.ctx.db);
 }
 async function bulkScans(tenantId: string, eventId: string, count: number, prefix: string) {
   await sql`
