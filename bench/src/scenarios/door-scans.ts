@@ -55,17 +55,20 @@ export async function seedTickets(ctx: Context, event: { id: string; slug: strin
   try {
     await client.query('begin');
     await client.query(
+      // Each record made in the from list, once a row (`(f(…)).*` would call f once for each column).
       `insert into orders
-       select (jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object('id', s.id, 'code', s.code))).*
-         from orders o, unnest($2::text[], $3::text[]) as s(id, code) where o.id = $1`,
+       select r.* from orders o, unnest($2::text[], $3::text[]) as s(id, code),
+         lateral jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object('id', s.id, 'code', s.code)) as r
+        where o.id = $1`,
       [tpl!.order_id, orders, codes],
     );
     await client.query(
       `insert into tickets
-       select (jsonb_populate_record(null::tickets, to_jsonb(t) || jsonb_build_object(
+       select r.* from tickets t, unnest($2::text[], $3::text[], $4::text[]) with ordinality as s(id, order_id, hash, n),
+         lateral jsonb_populate_record(null::tickets, to_jsonb(t) || jsonb_build_object(
                  'id', s.id, 'order_id', s.order_id, 'secret_hash', s.hash, 'attendee_id', gen_random_uuid(),
-                 'last_name', 'Guest ' || s.n, 'email', 'guest-' || s.n || '@bench.example'))).*
-         from tickets t, unnest($2::text[], $3::text[], $4::text[]) with ordinality as s(id, order_id, hash, n) where t.id = $1`,
+                 'last_name', 'Guest ' || s.n, 'email', 'guest-' || s.n || '@bench.example')) as r
+        where t.id = $1`,
       [tpl!.id, tickets, orders, hashes],
     );
     // The seats they take, as the API's comps would have.
