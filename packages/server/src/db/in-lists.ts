@@ -6,6 +6,7 @@ import {
   PrimitiveValueListNode,
   ValueNode,
   type KyselyPlugin,
+  type OperationNode,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   type QueryResult,
@@ -13,16 +14,30 @@ import {
   type UnknownRow,
 } from 'kysely';
 
+/** What `in` and `not in` become: the comparison, and the array function it applies to. */
+const AS_ARRAY: Readonly<Record<string, readonly ['=' | '<>', 'any' | 'all']>> = { in: ['=', 'any'], 'not in': ['<>', 'all'] };
+
+const isInList = (node: OperationNode): node is BinaryOperationNode =>
+  BinaryOperationNode.is(node) && OperatorNode.is(node.operator) && node.operator.operator in AS_ARRAY && PrimitiveValueListNode.is(node.rightOperand);
+
+/** Whether the tree holds an `in` list: a walk without copies, so the statements without one (most) are not rebuilt. */
+function hasInList(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasInList);
+  // Only into nodes, never into a parameter's value (a large array, a Buffer).
+  if (typeof value !== 'object' || value === null || !('kind' in value) || ValueNode.is(value as OperationNode)) return false;
+  if (isInList(value as OperationNode)) return true;
+  for (const key in value) if (hasInList((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 class InListsAsArrays extends OperationNodeTransformer {
   protected override transformBinaryOperation(node: BinaryOperationNode): BinaryOperationNode {
-    const { operator, rightOperand } = node;
-    if (!OperatorNode.is(operator) || !PrimitiveValueListNode.is(rightOperand)) return super.transformBinaryOperation(node);
-    const compare = operator.operator === 'in' ? '=' : operator.operator === 'not in' ? '<>' : undefined;
-    if (!compare) return super.transformBinaryOperation(node);
+    if (!isInList(node)) return super.transformBinaryOperation(node);
+    const [compare, fn] = AS_ARRAY[(node.operator as OperatorNode).operator]!;
     return BinaryOperationNode.create(
       this.transformNode(node.leftOperand),
       OperatorNode.create(compare),
-      FunctionNode.create(compare === '=' ? 'any' : 'all', [ValueNode.create([...rightOperand.values])]),
+      FunctionNode.create(fn, [ValueNode.create([...(node.rightOperand as PrimitiveValueListNode).values])]),
     );
   }
 }
@@ -37,7 +52,7 @@ export class InListsAsArraysPlugin implements KyselyPlugin {
   readonly #transformer = new InListsAsArrays();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.#transformer.transformNode(args.node, args.queryId);
+    return hasInList(args.node) ? this.#transformer.transformNode(args.node, args.queryId) : args.node;
   }
 
   transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
