@@ -6,6 +6,7 @@ import { prepareJobQueues } from '../src/jobs/prepare-job-queues';
 // Every job type is defined as its module loads: the template gets a queue for each.
 import '../src/modules';
 import '../src/jobs/purge-idempotency-keys.job';
+import { builtServer } from './built-server';
 import { admin, databaseUrl } from './databases';
 
 declare module 'vitest' {
@@ -16,6 +17,8 @@ declare module 'vitest' {
 
 /** Migrates a template database once per run (its own name, so runs can overlap); every test file copies it. */
 export default async function setup(project: TestProject) {
+  // Built once here, before any file starts a server process from it.
+  builtServer();
   const template = `svc_test_template_${randomBytes(4).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${template}`));
   const { db } = createDatabase(databaseUrl(template));

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { builtServer } from './built-server';
 
 export const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -11,9 +12,9 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `src/main.ts` (or the CLI) as a real process, like `pnpm start` does after the build. */
-export function runServerProcess(env: Record<string, string>, entry = 'src/main.ts', args: string[] = []): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+/** Runs the server (or the CLI) as a real process, built as `pnpm start` runs it (`built-server.ts`). */
+export function runServerProcess(env: Record<string, string>, entry: 'main' | 'cli' = 'main', args: string[] = []): ServerProcess {
+  const child = spawn(process.execPath, [builtServer()[entry], ...args], {
     cwd: SERVER_DIR,
     env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', SVC_MEDIA_NETWORK: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

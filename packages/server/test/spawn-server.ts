@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { builtServer } from './built-server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -36,7 +37,7 @@ export async function startServer(): Promise<RunningServer> {
   await admin(`CREATE DATABASE ${database}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${database}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [builtServer().main], {
     cwd: SERVER_DIR,
     env: {
       ...process.env,

@@ -1,87 +1,44 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { runServerProcess, type ServerProcess } from '../process';
 import { advance, expectOk, newPhone, signInByPhone, type Tenant } from './identity-fixtures';
 
 /**
  * Sessions and member roles are cached for up to 60 seconds in every process; a logout or a role change made
- * through one process must reach a second, real server process (src/main.ts) on the same database at once.
+ * through one process must reach a second, real server process on the same database at once.
  */
 
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const PROPAGATION_LIMIT_MS = 2000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let t: TestServer;
-let child: ChildProcess | undefined;
-let exited: Promise<unknown>;
+let second: ServerProcess | undefined;
 let secondUrl: string;
 let dataDir: string;
 let tenant: Tenant;
-
-function startSecondProcess(databaseUrl: string, baseUrl: string) {
-  const proc = spawn('npx', ['tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: '0',
-      // The same issuer as the in-test app, so tokens of one process are valid on the other.
-      PUBLIC_BASE_URL: baseUrl,
-      SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      SVC_ENCRYPTION_KEY: ENCRYPTION_KEY,
-      LOG_LEVEL: 'info',
-      SVC_DATA_DIR: dataDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  exited = new Promise((resolve) => proc.once('exit', resolve));
-  let stderr = '';
-  proc.stderr!.on('data', (chunk) => (stderr += chunk));
-  const url = new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; port?: number; url?: string };
-        if (entry.msg === 'listening' && entry.url) resolve(entry.url);
-      } catch {
-        // npx's own output
-      }
-    });
-    void exited.then((code) => reject(new Error(`second server exited (${String(code)}):\n${stderr}`)));
-  });
-  child = proc;
-  return url;
-}
-
-function groupAlive(pgid: number) {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 beforeAll(async () => {
   t = await createTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
   tenant = await t.tenant();
   dataDir = mkdtempSync(join(tmpdir(), 'svc-identity-second-'));
-  secondUrl = await startSecondProcess(t.databaseUrl, t.ctx.config.baseUrl);
+  second = runServerProcess({
+    DATABASE_URL: t.databaseUrl,
+    // The same issuer as the in-test app, so tokens of one process are valid on the other.
+    PUBLIC_BASE_URL: t.ctx.config.baseUrl,
+    SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    SVC_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    SVC_DATA_DIR: dataDir,
+  });
+  secondUrl = await second.url;
 });
 
 afterAll(async () => {
-  if (child?.pid && groupAlive(child.pid)) {
-    process.kill(-child.pid, 'SIGTERM');
-    await exited;
-    const deadline = Date.now() + 15_000;
-    while (groupAlive(child.pid) && Date.now() < deadline) await sleep(50);
-    if (groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
+  if (second) {
+    second.child.kill('SIGTERM');
+    await second.exited;
   }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await t?.close();

@@ -1,73 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
+import { runServerProcess, type ServerProcess } from '../process';
 
 /**
  * Keys are cached for up to 60 seconds in every process; a revoke, roll or tenant change made through one
  * process must reach the others at once. Here the change goes through the in-test app and a second, real
- * server process (src/main.ts) on the same database must notice it.
+ * server process on the same database must notice it.
  */
 
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 /** Far below the 60 s cache lifetime: only an invalidation explains a refusal this soon. */
 const PROPAGATION_LIMIT_MS = 2000;
 
 let t: TestServer;
-let second: ReturnType<typeof startSecondProcess> | undefined;
+let second: ServerProcess | undefined;
 let secondUrl: string;
 let dataDir: string;
 
-/** Starts `src/main.ts` and resolves with the URL from its `listening` log line. */
-function startSecondProcess(databaseUrl: string) {
-  const child = spawn('npx', ['tsx', 'src/main.ts'], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', SVC_OPERATOR_TOKEN: OPERATOR_TOKEN, LOG_LEVEL: 'info', SVC_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: `npx` does not pass SIGTERM on to tsx and the server, so the group is signalled.
-    detached: true,
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const url = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'listening' && entry.url) resolve(entry.url);
-      } catch {
-        // Not a log line (e.g. npx's own output).
-      }
-    });
-    void exited.then((code) => reject(new Error(`second server exited (${String(code)}) before listening:\n${stderr}`)));
-  });
-  return { child, exited, url };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** SIGTERM to npx, tsx and the server, then waits until all of them are gone (SIGKILL after 15 s). */
-async function stopSecondProcess(child: ChildProcess, exited: Promise<unknown>) {
-  const pgid = child.pid!;
-  if (groupAlive(pgid)) process.kill(-pgid, 'SIGTERM');
-  await exited;
-  const deadline = Date.now() + 15_000;
-  while (groupAlive(pgid) && Date.now() < deadline) await sleep(50);
-  if (groupAlive(pgid)) process.kill(-pgid, 'SIGKILL');
-}
 
 async function listKeysOnSecond(secret: string) {
   const res = await fetch(`${secondUrl}/v1/keys`, { headers: bearer(secret) });
@@ -101,12 +53,15 @@ beforeAll(async () => {
   rootSecret = keys.test.secret;
   tenantId = tenant.id;
   dataDir = mkdtempSync(join(tmpdir(), 'svc-second-process-'));
-  second = startSecondProcess(t.databaseUrl);
+  second = runServerProcess({ DATABASE_URL: t.databaseUrl, SVC_OPERATOR_TOKEN: OPERATOR_TOKEN, SVC_DATA_DIR: dataDir });
   secondUrl = await second.url;
 });
 
 afterAll(async () => {
-  if (second) await stopSecondProcess(second.child, second.exited);
+  if (second) {
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   await t?.close();
 });

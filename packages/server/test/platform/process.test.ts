@@ -104,7 +104,7 @@ describe('the operator CLI', () => {
 
   it('creates a tenant and prints it with its keys as JSON', async () => {
     name = await createTestDatabase();
-    const cli = runServerProcess({ DATABASE_URL: databaseUrl(name) }, 'src/cli.ts', ['tenants', 'create', '--name', 'CLI Co', '--products', 'streams,events']);
+    const cli = runServerProcess({ DATABASE_URL: databaseUrl(name) }, 'cli', ['tenants', 'create', '--name', 'CLI Co', '--products', 'streams,events']);
     expect(await cli.exited).toBe(0);
     const printed = JSON.parse(cli.output()) as { data: { tenant: { id: string; name: string; products: string[] }; keys: { test: { secret: string }; live: { publishable: string } } } };
     expect(printed.data.tenant).toMatchObject({ name: 'CLI Co', products: ['events', 'streams'] });
@@ -115,7 +115,7 @@ describe('the operator CLI', () => {
 
   it('refuses unknown products', async () => {
     name ??= await createTestDatabase();
-    const cli = runServerProcess({ DATABASE_URL: databaseUrl(name) }, 'src/cli.ts', ['tenants', 'create', '--name', 'X', '--products', 'teleport']);
+    const cli = runServerProcess({ DATABASE_URL: databaseUrl(name) }, 'cli', ['tenants', 'create', '--name', 'X', '--products', 'teleport']);
     expect(await cli.exited).toBe(1);
     expect(cli.output()).toContain('Unknown products: teleport');
   });
