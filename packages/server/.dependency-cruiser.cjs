@@ -1,5 +1,5 @@
 /**
- * The server's layering (docs/architecture.md), checked by `pnpm test` (`deps:check`):
+ * The server's layering (docs/architecture.md), checked by `pnpm test` (`test/architecture/dependency-check.test.ts`; `deps:check` alone):
  * - core, db and jobs import no product module, nor the files that assemble the app;
  * - a module imports another only through that module's `index.ts`;
  * - a module imports only the modules listed for it below;
