@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -46,7 +46,11 @@ export interface BuiltServer {
 export function builtServer(): BuiltServer {
   const dir = join(SERVER_DIR, 'node_modules', '.cache', 'svc-server-build', sourcesHash());
   const built = { main: join(dir, 'main.js'), cli: join(dir, 'cli.js') };
-  if (existsSync(built.main)) return built;
+  if (existsSync(built.main)) {
+    // Marks it in use, so that a run on other sources leaves it (`removeOldBuilds`).
+    utimesSync(dir, new Date(), new Date());
+    return built;
+  }
   const partial = `${dir}.${randomBytes(4).toString('hex')}.partial`;
   try {
     execFileSync(join(SERVER_DIR, 'node_modules', '.bin', 'tsup'), ['--out-dir', partial, '--silent'], { cwd: SERVER_DIR, stdio: 'pipe' });
@@ -55,5 +59,16 @@ export function builtServer(): BuiltServer {
     rmSync(partial, { recursive: true, force: true });
     if (!existsSync(built.main)) throw err;
   }
+  removeOldBuilds(dir);
   return built;
+}
+
+/** Builds of other sources (3–4 MB each) that no run has used for an hour. */
+function removeOldBuilds(current: string): void {
+  const cache = dirname(current);
+  for (const name of readdirSync(cache)) {
+    const path = join(cache, name);
+    const used = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    if (path !== current && Date.now() - used > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
 }
