@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, ut
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = join(SERVER_DIR, '..', '..');
 
 function walk(dir: string, out: string[]): string[] {
@@ -44,6 +44,8 @@ export interface BuiltServer {
  * their own copy, and the first to finish keeps its.
  */
 export function builtServer(): BuiltServer {
+  // Hashed at every start (tens of milliseconds, against about a second to start): in watch mode the sources
+  // change between runs of one worker.
   const dir = join(SERVER_DIR, 'node_modules', '.cache', 'svc-server-build', sourcesHash());
   const built = { main: join(dir, 'main.js'), cli: join(dir, 'cli.js') };
   if (existsSync(built.main)) {

@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { builtServer } from './built-server';
+import { builtServer, SERVER_DIR } from './built-server';
 
-export const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+export { SERVER_DIR };
 
 export interface ServerProcess {
   child: ChildProcess;

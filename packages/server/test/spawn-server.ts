@@ -3,12 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { builtServer } from './built-server';
+import { builtServer, SERVER_DIR } from './built-server';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const OPERATOR_TOKEN = `op_${randomBytes(24).toString('hex')}`;
 
 async function admin(sql: string) {
