@@ -6,15 +6,33 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-# pipefail: the pipeline's status is the server suite's, not sed's.
-pnpm --filter @svc/server test 2>&1 | sed -u 's/^/[server] /' &
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# pipefail: the pipeline's status is the server suite's, not tee's or sed's.
+(
+  started=$SECONDS
+  pnpm --filter @svc/server test 2>&1 | tee "$logs/server.log" | sed -u 's/^/[server] /'
+  status=$?
+  echo "$status $((SECONDS - started))" > "$logs/server.status"
+  exit "$status"
+) &
 server=$!
+
 pnpm -r typecheck
 typecheck=$?
 others=1
-[ "$typecheck" -eq 0 ] && pnpm -r --workspace-concurrency=1 --filter '!@svc/server' test && others=0
+# Every package runs even when one fails, so that one run names every failure.
+if [ "$typecheck" -eq 0 ]; then
+  pnpm -r --workspace-concurrency=1 --no-bail --report-summary --filter '!@svc/server' test 2>&1 | tee "$logs/others.log"
+  others=$?
+  [ -f pnpm-exec-summary.json ] && mv pnpm-exec-summary.json "$logs/summary.json"
+fi
 wait "$server"
 server_status=$?
+
+# The failures again, at the end of the output, where a CI excerpt shows them.
+node scripts/test-report.mjs "$logs"
 
 [ "$typecheck" -eq 0 ] || echo "a package does not type-check" >&2
 [ "$server_status" -eq 0 ] || echo "the server's tests failed" >&2
