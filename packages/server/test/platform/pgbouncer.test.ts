@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
 import { ENCRYPTION_KEY, OPERATOR_TOKEN } from '../harness';
-import { PGBOUNCER, startPgBouncer, type RunningPgBouncer } from '../pgbouncer';
+import { startPgBouncer, type RunningPgBouncer } from '../pgbouncer';
 import { runServerProcess, type ServerProcess } from '../process';
 import { Receiver } from '../webhooks/receiver';
 
 const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
-describe.skipIf(!existsSync(PGBOUNCER))('the server behind PgBouncer in transaction mode', () => {
+describe('the server behind PgBouncer in transaction mode', () => {
   let name: string | undefined;
   let bouncer: RunningPgBouncer | undefined;
   let server: ServerProcess | undefined;

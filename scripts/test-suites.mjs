@@ -1,0 +1,67 @@
+// The test suites that need programs from outside the npm registry: the Debian packages that bring them, how to
+// tell that each is there, and the test files that use them, by package directory. `pnpm test` installs what is
+// missing (scripts/prerequisites.mjs); `SVC_TEST_SKIP=browser,media` leaves named suites out instead, and the run's
+// summary lists them.
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const onPath = (name) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** @type {Record<string, {about: string, needs: {debian: string, present: () => boolean}[], files: Record<string, string[]>}>} */
+export const SUITES = {
+  browser: {
+    about: 'pages and SDKs driven in headless Chromium',
+    needs: [{ debian: 'chromium', present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') }],
+    files: {
+      'packages/server': ['test/ticketing/checkout-browser.test.ts'],
+      'packages/sdk-browser': ['test/booking.test.ts', 'test/playback-session.test.ts'],
+      examples: ['test/examples.test.ts', 'test/live-show.test.ts', 'test/live-player.test.ts'],
+    },
+  },
+  media: {
+    about: "the service's own media network: nginx-rtmp and ffmpeg",
+    needs: [
+      { debian: 'ffmpeg', present: () => onPath('ffmpeg') },
+      { debian: 'nginx', present: () => existsSync('/usr/sbin/nginx') },
+      { debian: 'libnginx-mod-rtmp', present: () => existsSync('/usr/lib/nginx/modules/ngx_rtmp_module.so') },
+    ],
+    files: {
+      'packages/server': ['test/streams/media-network-*.test.ts'],
+      examples: ['test/live-player.test.ts'],
+    },
+  },
+  pgbouncer: {
+    about: 'the server behind PgBouncer in transaction mode',
+    needs: [{ debian: 'pgbouncer', present: () => existsSync(process.env.PGBOUNCER_PATH ?? '/usr/sbin/pgbouncer') }],
+    files: { 'packages/server': ['test/platform/pgbouncer.test.ts'] },
+  },
+};
+
+/** The suites named in SVC_TEST_SKIP; an unknown name is an error, so that a typo never skips nothing quietly. */
+export function optedOut() {
+  const names = (process.env.SVC_TEST_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(n in SUITES));
+  if (unknown.length > 0) throw new Error(`SVC_TEST_SKIP names no such suite: ${unknown.join(', ')} (suites: ${Object.keys(SUITES).join(', ')})`);
+  return names;
+}
+
+/** The test files of `packageDir` (relative to the repository's root) that the opted-out suites leave out. */
+export function excludedFiles(packageDir) {
+  return optedOut().flatMap((name) => SUITES[name].files[packageDir] ?? []);
+}
+
+/** The Debian packages that the suites to run need and that are not there. */
+export function missingPackages() {
+  const skipped = new Set(optedOut());
+  const missing = Object.entries(SUITES)
+    .filter(([name]) => !skipped.has(name))
+    .flatMap(([, suite]) => suite.needs.filter((n) => !n.present()).map((n) => n.debian));
+  return [...new Set(missing)];
+}
