@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import pg from 'pg';
-import { appPrototypes } from '../../packages/server/src/core/app-prototypes';
+import { appPrototypes } from '../../server/src/core/app-prototypes';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 await pool.query('CREATE TABLE IF NOT EXISTS ceiling_rows (id int PRIMARY KEY, n bigint NOT NULL DEFAULT 0, seen_at timestamptz)');

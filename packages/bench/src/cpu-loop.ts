@@ -134,7 +134,7 @@ async function main() {
   dbUrl.pathname = `/${name}`;
   const operatorToken = `op_${randomBytes(24).toString('hex')}`;
   const port = await freePort();
-  const profileDir = join(ROOT, 'bench/profiles', `loop-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const profileDir = join(ROOT, 'packages/bench/profiles', `loop-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
   const env = {
     DATABASE_URL: dbUrl.toString(),

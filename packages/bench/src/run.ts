@@ -96,7 +96,7 @@ const cleanUp = () =>
 async function main() {
   database = await createDatabase();
   const operatorToken = `op_${randomBytes(24).toString('hex')}`;
-  const profileDir = join(ROOT, 'bench/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
+  const profileDir = join(ROOT, 'packages/bench/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
   // At its default settings, as `pnpm start` runs it: `LOG_LEVEL` unset (`info`), whatever the shell says.
   const svcEnv = {

@@ -49,13 +49,13 @@ const START = '<!-- bench:figures:start -->';
 const END = '<!-- bench:figures:end -->';
 
 /**
- * `bench/results/<date>.json`, and the figures in `docs/benchmarks.md` between its markers: the text around
+ * `packages/bench/results/<date>.json`, and the figures in `docs/benchmarks.md` between its markers: the text around
  * them (what limits each path) is written by hand and kept. A partial run (`--only`) leaves the document alone.
  */
 export function save(rows: Row[], meta: Record<string, unknown>, notes: string[], updateDoc: boolean): string {
   const date = new Date().toISOString().slice(0, 19).replace(/:/g, '-');
   // Partial runs are kept apart (and out of git): only whole runs are the record.
-  const dir = join(ROOT, updateDoc ? 'bench/results' : 'bench/results/partial');
+  const dir = join(ROOT, updateDoc ? 'packages/bench/results' : 'packages/bench/results/partial');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${date}.json`);
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), meta, rows, notes }, null, 2)}\n`);
