@@ -12,7 +12,7 @@ export interface AppPrototypes {
  * Classes whose objects have the app's prototypes once `use(app)` is called. Express gives every request and
  * response its app's prototype (`Object.setPrototypeOf` in `app.handle`). Changing the prototype of an object Node
  * had made was the largest cost of a request: `GET /v1/status` took 229–286 µs of the server's CPU with it and 81–83
- * µs without (docs/benchmarks.md, thirteenth pass). Under load it also kept finished requests' objects alive through
+ * µs without (`pnpm bench` of 2026-11-25). Under load it also kept finished requests' objects alive through
  * young-generation collections (about 4 MB a collection against 0.25 MB), to be collected later from the old
  * generation. Made with the app's prototypes, Express finds them set.
  *
