@@ -111,8 +111,8 @@ export async function packPackages(): Promise<Tarballs> {
     mkdirSync(partial, { recursive: true });
     for (const pkgDir of Object.values(PUBLISHED)) {
       const cwd = join(ROOT, pkgDir);
-      execFileSync('pnpm', ['run', 'build'], { cwd, stdio: 'pipe', timeout: 300_000 });
-      execFileSync('pnpm', ['pack', '--pack-destination', partial], { cwd, stdio: 'pipe', timeout: 120_000 });
+      execFileSync('pnpm', ['run', 'build'], { cwd, stdio: 'pipe', timeout: 900_000 });
+      execFileSync('pnpm', ['pack', '--pack-destination', partial], { cwd, stdio: 'pipe', timeout: 300_000 });
     }
     renameSync(partial, dir);
   });
