@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { PRODUCTS, type Product } from '@svc/contract';
 import { loadConfig } from './config';
-import { createDatabase } from './db/database';
-import { migrateToLatest } from './db/migrate';
+import { createDatabase } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { createLogger } from './logger';
-import { createTenant } from './modules/platform/tenants/tenants.service';
+import { createTenant } from '../modules/platform/tenants/tenants.service';
 
 const USAGE = `Usage: svc tenants create --name NAME [--products streams,events,...]
 

@@ -1,17 +1,17 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { CredentialCache } from './core/auth/credential-cache';
-import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
-import type { AppContext } from './core/context';
-import { NotificationListener } from './core/notify';
-import { RateLimits } from './core/rate-limit';
-import { PostgresRateStore } from './core/shared-rate-store';
-import { parseEncryptionKey, SecretBox } from './core/secret-box';
-import { createDatabase } from './db/database';
-import { JobQueue } from './jobs/queue';
-import type { ModuleDefinition } from './core/modules/module-definition';
-import { subscribeToEvents } from './core/events/event-subscribers';
-import { MODULES } from './modules';
+import { CredentialCache } from '../core/auth/credential-cache';
+import { CustomerTokenKeyCache } from '../core/auth/customer-token-keys';
+import type { AppContext } from '../core/context';
+import { NotificationListener } from '../core/notify';
+import { RateLimits } from '../core/rate-limit';
+import { PostgresRateStore } from '../core/shared-rate-store';
+import { parseEncryptionKey, SecretBox } from '../core/secret-box';
+import { createDatabase } from '../db/database';
+import { JobQueue } from '../jobs/queue';
+import type { ModuleDefinition } from '../core/modules/module-definition';
+import { subscribeToEvents } from '../core/events/event-subscribers';
+import { MODULES } from '../modules';
 
 export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string };
 

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { appPrototypes } from './core/app-prototypes';
-import { ApiError } from './core/errors';
-import { newId } from './core/ids';
-import { createApp } from './app';
+import { appPrototypes } from '../core/app-prototypes';
+import { ApiError } from '../core/errors';
+import { newId } from '../core/ids';
+import { createApp } from '../app';
 import { createContext, type ServerConfig } from './context';
-import type { AppContext } from './core/context';
-import { migrateToLatest } from './db/migrate';
-import { checkEncryptionKey } from './core/encryption-key-check';
-import { purgeIdempotencyKeysJob } from './jobs/purge-idempotency-keys.job';
+import type { AppContext } from '../core/context';
+import { migrateToLatest } from '../db/migrate';
+import { checkEncryptionKey } from '../core/encryption-key-check';
+import { purgeIdempotencyKeysJob } from '../jobs/purge-idempotency-keys.job';
 
 export interface RunningServer {
   ctx: AppContext;
