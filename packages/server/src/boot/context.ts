@@ -10,6 +10,7 @@ import { parseEncryptionKey, SecretBox } from '../core/secret-box';
 import { createDatabase } from '../db/database';
 import { JobQueue } from '../jobs/queue';
 import type { ModuleDefinition } from '../core/modules/module-definition';
+import type { WorkPlace } from '../jobs/job-definition';
 import { subscribeToEvents } from '../core/events/event-subscribers';
 import { MODULES } from '../modules';
 
@@ -25,6 +26,7 @@ export async function createContext(
   log: Logger,
   poolSize = 10,
   modules: readonly ModuleDefinition[] = MODULES,
+  places?: readonly WorkPlace[],
 ): Promise<{ ctx: AppContext; listener: NotificationListener }> {
   // Through a transaction-mode pooler the pool cannot keep prepared statements, and LISTEN and pg-boss need a direct connection.
   const direct = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
@@ -39,7 +41,7 @@ export async function createContext(
     auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, config.SVC_RATE_LIMITS === 'shared' ? new PostgresRateStore(db) : undefined),
-    jobs: new JobQueue(direct, log),
+    jobs: new JobQueue(direct, log, places),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     modules,
     parts: new Map(),
