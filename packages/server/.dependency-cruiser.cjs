@@ -34,10 +34,10 @@ module.exports = {
   forbidden: [
     {
       name: 'core-imports-no-module',
-      comment: 'core/, db/ and jobs/ are below every product: they know no module and not the app that lists them.',
+      comment: 'core/, db/ and jobs/ are below every product: they know no module and not the app that lists them; of boot/, only the configuration.',
       severity: 'error',
       from: { path: '^src/(core|db|jobs)/' },
-      to: { path: '^src/(modules/|app\\.ts$|server\\.ts$|context\\.ts$|main\\.ts$|cli\\.ts$)' },
+      to: { path: '^src/(modules/|app\\.ts$|boot/)', pathNot: '^src/boot/(config|messaging-config)\\.ts$' },
     },
     {
       name: 'module-through-index',

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts', cli: 'src/cli.ts' },
+  entry: { main: 'src/boot/main.ts', cli: 'src/boot/cli.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

@@ -34,7 +34,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-media-bench-'));
   const url = new URL(ADMIN);
   url.pathname = `/${database}`;
-  const server = spawn(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', 'src/main.ts'], {
+  const server = spawn(process.execPath, ['--max-old-space-size=512', '--import', 'tsx', 'src/boot/main.ts'], {
     cwd: join(ROOT, 'packages/server'),
     env: { ...process.env, DATABASE_URL: url.toString(), PORT: '0', SVC_DATA_DIR: dataDir, SVC_OPERATOR_TOKEN: operator, SVC_MEDIA_RTMP_PORT: '0', LOG_LEVEL: 'info', SVC_RATE_LIMIT_PUBLIC: '1000000' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import type { Config } from '../boot/config';
 import type { Database } from '../db/database';
 import type { CredentialCache } from './auth/credential-cache';
 import type { AuthSlots } from './auth/credential-resolver';

@@ -76,3 +76,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
+
+/** The migrations this build knows that the database has not run (all of them on an empty database). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const infos = await new Migrator({ db, provider }).getMigrations();
+  return infos.filter((m) => !m.executedAt).map((m) => m.name);
+}

@@ -25,8 +25,16 @@ export interface JobType<P extends object = object> {
   schedule?: string;
 }
 
+/**
+ * The kind of process a piece of background work runs in (`SVC_ROLE`; `all` runs every kind): `worker` for most,
+ * `media` for what needs the media network's disk and binaries, `api` for what flushes an API process's memory.
+ */
+export type WorkPlace = 'api' | 'worker' | 'media';
+
 /** A job as the queue runs it: its type, how it is fetched, and its handler, which is safe to run twice. */
 export interface JobDefinition<P extends object = object> extends JobType<P> {
+  /** Which processes work it; absent: `worker`. Every process may send it. */
+  runsIn?: Exclude<WorkPlace, 'api'>;
   /** How jobs are fetched: `workers` polling loops, each taking up to `batchSize` jobs every `pollingIntervalSeconds`. */
   work?: { workers?: number; batchSize?: number; pollingIntervalSeconds?: number };
   /** Gets the payloads of a batch, each checked against `payload`. */

@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { NotificationListener } from '../core/notify';
-import { queuePolicy, type JobDefinition, type JobType } from './job-definition';
+import { queuePolicy, type JobDefinition, type JobType, type WorkPlace } from './job-definition';
 
 export type { JobDefinition } from './job-definition';
 
@@ -30,8 +30,24 @@ export class JobQueue {
   private readonly wakeTimers = new Map<string, NodeJS.Timeout>();
   private started = false;
 
-  constructor(connectionString: string, private readonly log: Logger) {
-    this.boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4, maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS });
+  /**
+   * `places`: which jobs this process works (`SVC_ROLE`); a process that works none (an API process) only sends,
+   * and leaves pg-boss's maintenance and cron to the processes that work.
+   */
+  constructor(
+    connectionString: string,
+    private readonly log: Logger,
+    private readonly places: readonly WorkPlace[] = ['api', 'worker', 'media'],
+  ) {
+    const works = places.some((p) => p !== 'api');
+    this.boss = new PgBoss({
+      connectionString,
+      schema: JOB_SCHEMA,
+      max: works ? 4 : 1,
+      maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+      supervise: works,
+      schedule: works,
+    });
     this.boss.on('error', (err) => log.error({ err: err.message }, 'job queue error'));
   }
 
@@ -44,6 +60,7 @@ export class JobQueue {
     this.started = true;
     for (const d of this.definitions) {
       await this.ensureQueue({ name: d.name, ...queuePolicy(d) });
+      if (!this.places.includes(d.runsIn ?? 'worker')) continue;
       const { workers = 1, ...workOptions } = d.work ?? {};
       const ids: string[] = [];
       for (let i = 0; i < workers; i++) {

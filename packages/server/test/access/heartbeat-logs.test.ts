@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/boot/logger';
 import { bearer } from '../harness';
 import { entitled, expectStatus, useAccessTestServer } from './access-fixtures';
 

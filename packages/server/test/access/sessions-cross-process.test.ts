@@ -12,7 +12,7 @@ import { createStream, createTokenKey, expectStatus, grant, server, signToken, t
  * Heartbeats, checks and opens are served from caches (credentials, customer token keys and verified tokens,
  * entitlements, the system signing key, signed links) and their writes are batched. None of that may keep a
  * session alive that the Access rules ended. Here the changes go through the in-test app and the heartbeats
- * through a second, real server process (src/main.ts) on the same database, whose caches are warm: each
+ * through a second, real server process (src/boot/main.ts) on the same database, whose caches are warm: each
  * heartbeat right after the change, with no wait, must be refused.
  */
 

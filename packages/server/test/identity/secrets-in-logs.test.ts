@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/boot/logger';
 import { bearer, useTestServer } from '../harness';
 import { expectOk, latestCode, newEmail, newPhone } from './identity-fixtures';
 

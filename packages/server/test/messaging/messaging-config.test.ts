@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/boot/config';
 import { channelsFromConfig } from '../../src/modules/messaging/channels/message-channels';
 
 describe('messaging configuration', () => {

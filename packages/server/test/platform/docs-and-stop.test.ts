@@ -4,8 +4,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CATALOGUE } from '@svc/contract';
-import { loadConfig } from '../../src/config';
-import { startServer } from '../../src/server';
+import { loadConfig } from '../../src/boot/config';
+import { startServer } from '../../src/boot/server';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
 import { useTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN } from '../harness';
 

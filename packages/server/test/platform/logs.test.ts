@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/boot/logger';
 import { bearer, useTestServer, OPERATOR_TOKEN, type TestServer } from '../harness';
 
 const t = useTestServer();

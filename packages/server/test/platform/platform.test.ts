@@ -7,9 +7,9 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contract, ERROR_CATALOGUE } from '@svc/contract';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/boot/config';
 import { routesOf } from '../../src/core/unknown-route';
-import { startServer } from '../../src/server';
+import { startServer } from '../../src/boot/server';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
 import { useTestServer, ENCRYPTION_KEY, OPERATOR_TOKEN, type TestServer } from '../harness';
 

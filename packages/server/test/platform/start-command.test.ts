@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmbeddedPostgres } from '../../src/embedded-postgres';
+import { startEmbeddedPostgres } from '../../src/boot/embedded-postgres';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../databases';
 import { ENCRYPTION_KEY, OPERATOR_TOKEN } from '../harness';
 import { SERVER_DIR } from '../process';

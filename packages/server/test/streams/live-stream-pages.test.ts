@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { createContext, type ServerConfig } from '../../src/context';
+import { createContext, type ServerConfig } from '../../src/boot/context';
 import type { AppContext } from '../../src/core/context';
 import type { NotificationListener } from '../../src/core/notify';
 import { useTestServer } from '../harness';

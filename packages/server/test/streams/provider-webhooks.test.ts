@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/boot/logger';
 import { sql } from 'kysely';
 import { deleteOwnAccountRecordings } from '../../src/modules/streams/assets/delete-own-account-recordings.job';
 import { mediaDeps } from '../../src/modules/streams/assets/media-deps';

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import pino from 'pino';
 import { createApp } from '../../src/app';
-import { createContext, type ServerConfig } from '../../src/context';
+import { createContext, type ServerConfig } from '../../src/boot/context';
 import type { AppContext } from '../../src/core/context';
 import type { NotificationListener } from '../../src/core/notify';
 import { createTenant } from '../../src/modules/platform';

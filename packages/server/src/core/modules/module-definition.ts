@@ -4,12 +4,15 @@ import type { AppContext } from '../context';
 import type { EventSubscriber } from '../events/event-subscribers';
 import type { NotificationListener } from '../notify';
 import type { JobDefinition } from '../../jobs/queue';
+import type { WorkPlace } from '../../jobs/job-definition';
 
 /** The handlers of contract groups a module serves, each made with ts-rest's `s.router(contract.<group>, …)`. */
 export type ModuleRouters = { [G in keyof Contract]?: object };
 
 /** Long-running work a module keeps beside the job queue (the webhook retry scheduler, the media network's nginx). */
 export interface ModuleWorker {
+  /** Which processes run it (`SVC_ROLE`); absent: `worker`. Its jobs are worked where it runs. */
+  runsIn?: WorkPlace;
   /** Its jobs, registered with the module's other jobs. */
   jobs?: readonly JobDefinition<any>[];
   /** After the job queue started; `url` is where this process listens (for callbacks of its own child processes). */

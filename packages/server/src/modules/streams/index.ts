@@ -31,6 +31,7 @@ export const streamsModule: ModuleDefinition = {
   worker: (ctx) => {
     let media: RunningMediaNetwork | undefined;
     return {
+      runsIn: 'media',
       // nginx calls back to this process's own address, known once it listens.
       start: async ({ url }) => {
         media = await startMediaNetwork(ctx, url);

@@ -1,5 +1,5 @@
 import type { MessageChannelName } from '@svc/contract';
-import type { Config } from '../../../config';
+import type { Config } from '../../../boot/config';
 import { africasTalkingChannel } from './africas-talking.channel';
 import type { MessageChannel } from './message-channel';
 import { smtpChannel } from './smtp.channel';

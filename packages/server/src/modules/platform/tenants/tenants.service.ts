@@ -73,6 +73,11 @@ async function getRow(db: Executor, id: string, forUpdate = false) {
   return row;
 }
 
+/** How many tenants exist: none means a first start (the demo tenant). */
+export async function countTenants(db: Executor): Promise<number> {
+  return repo.countTenants(db);
+}
+
 export async function getTenant(db: Executor, id: string) {
   return serializeTenant(await getRow(db, id));
 }

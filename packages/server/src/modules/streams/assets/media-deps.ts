@@ -1,4 +1,4 @@
-import type { Config } from '../../../config';
+import type { Config } from '../../../boot/config';
 import type { AppContext } from '../../../core/context';
 import type { SecretBox } from '../../../core/secret-box';
 import type { Database } from '../../../db/database';

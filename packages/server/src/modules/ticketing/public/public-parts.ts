@@ -54,6 +54,8 @@ export function pageViewWriter(ctx: AppContext): ModuleWorker {
   const { pageViews } = publicReadsOf(ctx);
   const task = new PeriodicTask(() => pageViews.flush(), ctx.config.SVC_PAGE_VIEW_FLUSH_MS, (err) => ctx.log.warn({ err: err.message }, 'page views not written'));
   return {
+    // The counts are in the memory of the process that served the pages.
+    runsIn: 'api',
     start: () => task.start(),
     stop: async () => {
       await task.stop();

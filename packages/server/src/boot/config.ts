@@ -38,6 +38,18 @@ const ConfigSchema = z.object({
   /** Seconds between the `requests summary` log lines of frequent routes (heartbeats), whose own lines are at `debug`. */
   SVC_LOG_SUMMARY_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
   SVC_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * What this process runs (`boot/roles/`): `api` (requests), `worker` (jobs and background work), `media` (the
+   * media network and its packaging, with the API beside it) or `all` (everything, and it migrates on start).
+   */
+  SVC_ROLE: z.enum(['all', 'api', 'worker', 'media']).default('all'),
+  /** API processes sharing the port (node:cluster). Unset: one per core for `api`, one otherwise. */
+  SVC_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  /**
+   * On SIGTERM, how long the readiness check answers 503 while requests are still taken, so a load balancer
+   * stops sending before the port closes.
+   */
+  SVC_DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** How long counted page views of public event pages wait in memory before they are written together. */
   SVC_PAGE_VIEW_FLUSH_MS: z.coerce.number().int().min(10).max(3_600_000).default(1_000),
   /** Test mode: how long a simulated asset stays `preparing` before it becomes `ready` by itself. */

@@ -1,17 +1,18 @@
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { CredentialCache } from './core/auth/credential-cache';
-import { CustomerTokenKeyCache } from './core/auth/customer-token-keys';
-import type { AppContext } from './core/context';
-import { NotificationListener } from './core/notify';
-import { RateLimits } from './core/rate-limit';
-import { PostgresRateStore } from './core/shared-rate-store';
-import { parseEncryptionKey, SecretBox } from './core/secret-box';
-import { createDatabase } from './db/database';
-import { JobQueue } from './jobs/queue';
-import type { ModuleDefinition } from './core/modules/module-definition';
-import { subscribeToEvents } from './core/events/event-subscribers';
-import { MODULES } from './modules';
+import { CredentialCache } from '../core/auth/credential-cache';
+import { CustomerTokenKeyCache } from '../core/auth/customer-token-keys';
+import type { AppContext } from '../core/context';
+import { NotificationListener } from '../core/notify';
+import { RateLimits } from '../core/rate-limit';
+import { PostgresRateStore } from '../core/shared-rate-store';
+import { parseEncryptionKey, SecretBox } from '../core/secret-box';
+import { createDatabase } from '../db/database';
+import { JobQueue } from '../jobs/queue';
+import type { ModuleDefinition } from '../core/modules/module-definition';
+import type { WorkPlace } from '../jobs/job-definition';
+import { subscribeToEvents } from '../core/events/event-subscribers';
+import { MODULES } from '../modules';
 
 export type ServerConfig = Config & { DATABASE_URL: string; SVC_ENCRYPTION_KEY: string };
 
@@ -25,6 +26,7 @@ export async function createContext(
   log: Logger,
   poolSize = 10,
   modules: readonly ModuleDefinition[] = MODULES,
+  places?: readonly WorkPlace[],
 ): Promise<{ ctx: AppContext; listener: NotificationListener }> {
   // Through a transaction-mode pooler the pool cannot keep prepared statements, and LISTEN and pg-boss need a direct connection.
   const direct = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
@@ -39,7 +41,7 @@ export async function createContext(
     auth: {},
     customerTokenKeys: new CustomerTokenKeyCache(listener),
     rateLimits: new RateLimits(config.SVC_RATE_LIMIT_PUBLIC, config.SVC_RATE_LIMITS === 'shared' ? new PostgresRateStore(db) : undefined),
-    jobs: new JobQueue(direct, log),
+    jobs: new JobQueue(direct, log, places),
     secrets: new SecretBox(parseEncryptionKey(config.SVC_ENCRYPTION_KEY)),
     modules,
     parts: new Map(),

@@ -1,6 +1,5 @@
-import type { Database } from './db/database';
-import { countTenants } from './modules/platform/tenants/tenants.repository';
-import { createTenant } from './modules/platform/tenants/tenants.service';
+import type { Database } from '../db/database';
+import { countTenants, createTenant } from '../modules/platform/tenants/tenants.service';
 
 /** On an empty database: a demo tenant, and the one-time banner with its test keys. */
 export async function ensureDemoTenant(db: Database, baseUrl: string, operatorToken: string): Promise<string | null> {
