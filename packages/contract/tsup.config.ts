@@ -1,4 +1,5 @@
 import type { Plugin } from 'esbuild';
+import { dirname, resolve } from 'node:path';
 import { defineConfig } from 'tsup';
 
 /**
@@ -10,7 +11,13 @@ const contractFromIndex: Plugin = {
   name: 'contract-from-index',
   setup(build) {
     const index = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
-    build.onResolve({ filter: /^\.\.?\// }, (args) => (args.importer.endsWith('/src/openapi.ts') ? { path: index, external: true } : undefined));
+    // The document's own files (`src/openapi/`) are bundled into the entry; anything else of the contract is the index.
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const fromOpenApi = args.importer.endsWith('/src/openapi.ts') || args.importer.includes('/src/openapi/');
+      if (!fromOpenApi) return undefined;
+      const target = resolve(dirname(args.importer), args.path);
+      return target.includes('/src/openapi/') ? undefined : { path: index, external: true };
+    });
   },
 };
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { access } from '../common/access';
 import { errorResponses } from '../common/errors';
 import { dataOf } from '../common/pagination';
+import { OpenIdConfigurationSchema } from './discovery.schemas';
 import { CodeSentSchema, CurrentUserSchema, EmailSchema, JwksSchema, PhoneSchema, SessionSchema } from './session.schemas';
 
 const c = initContract();
@@ -163,6 +164,24 @@ export const authContract = c.router(
       summary: 'Access-token keys (issuer path)',
       description: 'The same JWK set under the issuer\'s path.',
       responses: { 200: JwksSchema, ...publicErrors },
+      metadata: publicRoute,
+    },
+    discovery: {
+      method: 'GET',
+      path: '/auth/v1/.well-known/openid-configuration',
+      summary: 'Issuer discovery (OpenID Connect)',
+      description:
+        'The access-token issuer\'s discovery document, where OpenID Connect Discovery puts it for the issuer `<base URL>/auth/v1`: issuer, `jwks_uri`, ' +
+        'token endpoint, supported algorithms and claims.',
+      responses: { 200: OpenIdConfigurationSchema, ...publicErrors },
+      metadata: publicRoute,
+    },
+    authorizationServerMetadata: {
+      method: 'GET',
+      path: '/.well-known/oauth-authorization-server/auth/v1',
+      summary: 'Issuer discovery (OAuth 2.0 metadata)',
+      description: 'The same document where RFC 8414 puts it for an issuer with a path, for clients that discover OAuth 2.0 servers.',
+      responses: { 200: OpenIdConfigurationSchema, ...publicErrors },
       metadata: publicRoute,
     },
   },

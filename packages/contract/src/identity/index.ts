@@ -5,6 +5,7 @@ import { messagesContract } from './messages.contract';
 
 export * from './permissions';
 export * from './session.schemas';
+export * from './discovery.schemas';
 export * from './messages.contract';
 export * from './auth.contract';
 export * from './identity-settings.contract';

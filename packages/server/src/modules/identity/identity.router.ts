@@ -6,6 +6,7 @@ import type { Principal } from '../../core/principal';
 import type { Scope } from '../../core/scope';
 import type { UserPrincipal } from './auth/access-tokens';
 import { currentUser } from './auth/current-user';
+import { openIdConfiguration } from './auth/discovery';
 import { issueCustomerToken } from './auth/customer-token.service';
 import { logout, refreshSession } from './auth/sessions.service';
 import { publicJwks, rotateSigningKeys } from './auth/signing-keys';
@@ -94,6 +95,14 @@ export const identityRouter = (ctx: AppContext) =>
       authJwks: async ({ res }) => {
         res.setHeader('Cache-Control', JWKS_CACHE);
         return { status: 200, body: await publicJwks(ctx) };
+      },
+      discovery: async ({ res }) => {
+        res.setHeader('Cache-Control', JWKS_CACHE);
+        return { status: 200, body: openIdConfiguration(ctx) };
+      },
+      authorizationServerMetadata: async ({ res }) => {
+        res.setHeader('Cache-Control', JWKS_CACHE);
+        return { status: 200, body: openIdConfiguration(ctx) };
       },
     },
     settings: {

@@ -8,7 +8,7 @@ import { operatorRouter } from './tenants/operator.router';
 export const platformModule: ModuleDefinition = {
   name: 'platform',
   routers: (ctx) => ({ platform: platformRouter(ctx), keys: keysRouter(ctx), operator: operatorRouter(ctx) }),
-  pages: { paths: ['/openapi.json', '/docs'], mount: (app, ctx) => mountDocs(app, ctx.config.baseUrl) },
+  pages: { paths: ['/openapi.json', '/openapi.3.0.json', '/docs'], mount: (app, ctx) => mountDocs(app, ctx.config.baseUrl) },
 };
 
 // What the platform offers the command line and other modules.

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Express } from 'express';
 import { ERROR_CATALOGUE } from '@svc/contract';
-import { buildOpenApiDocument } from '@svc/contract/openapi';
+import { buildOpenApiDocument, toOpenApi30 } from '@svc/contract/openapi';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -34,12 +34,20 @@ function errorsPage(): string {
 <table><thead><tr><th>Code</th><th>HTTP</th><th>Type</th><th>When</th></tr></thead><tbody>${rows}</tbody></table></body></html>`;
 }
 
-/** `GET /openapi.json` (generated from the contract), `/docs` (Swagger UI over it) and `/docs/errors` (the catalogue that `doc_url` links to). */
+/**
+ * `GET /openapi.json` (OpenAPI 3.1.0, generated from the contract), `/openapi.3.0.json` (its 3.0.3 rendering for
+ * older tools), `/docs` (Swagger UI over it) and `/docs/errors` (the catalogue that `doc_url` links to).
+ */
 export function mountDocs(app: Express, baseUrl: string): void {
-  const document = JSON.stringify(buildOpenApiDocument(baseUrl));
+  const built = buildOpenApiDocument(baseUrl);
+  const document = JSON.stringify(built);
+  const document30 = JSON.stringify(toOpenApi30(built));
   const errors = errorsPage();
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);
+  });
+  app.get('/openapi.3.0.json', (_req, res) => {
+    res.type('application/json').send(document30);
   });
   app.get('/docs', (_req, res) => {
     res.type('html').send(referencePage);
