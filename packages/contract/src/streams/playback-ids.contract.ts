@@ -119,4 +119,18 @@ export const playbackContract = c.router({
     responses: { 200: c.otherResponse({ contentType: 'video/mp2t', body: z.instanceof(Uint8Array) }), ...publicErrors },
     metadata: publicAccess,
   },
+  check: {
+    method: 'GET',
+    path: '/v1/streams/playback/:playback_id/check',
+    summary: 'Check a playback token (CDN edge check)',
+    description:
+      'Answers `204` when `token` may play the playback id now, and the playlists\' errors otherwise. A CDN in front of the ' +
+      'HLS routes asks it before serving a viewer anything it cached (nginx `auth_request`), so a bad, expired or revoked ' +
+      'token is refused at the edge too. Its `Cache-Control` says how long the edge may keep the answer: at most 5 seconds, ' +
+      'never past the token\'s expiry.',
+    pathParams: z.object({ playback_id: z.string().max(255) }),
+    query: TokenQuery,
+    responses: { 204: c.noBody(), ...publicErrors },
+    metadata: publicAccess,
+  },
 });

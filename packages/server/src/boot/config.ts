@@ -69,6 +69,12 @@ const ConfigSchema = z.object({
   SVC_MEDIA_RTMP_PORT: z.coerce.number().int().min(0).max(65535).default(1935),
   /** Where live HLS, recordings, uploads and packaged assets are written; default `<SVC_DATA_DIR>/media`. */
   SVC_MEDIA_DIR: z.string().optional(),
+  /**
+   * S3-compatible object storage for uploads and packaged HLS (recordings, uploads, URLs):
+   * `s3://ACCESS_KEY:SECRET@HOST[:PORT]/BUCKET[/PREFIX]?region=…[&force_path_style=true][&tls=false]`.
+   * Unset: they stay under `SVC_MEDIA_DIR`. Read by `core/storage/storage-url.ts`.
+   */
+  SVC_STORAGE_URL: z.string().regex(/^s3:\/\//, 'SVC_STORAGE_URL must start with s3://').optional(),
   /** The RTMP address shown to encoders (`ingest.rtmp_url`), e.g. behind a proxy; its path must be `/live`. */
   SVC_MEDIA_PUBLIC_RTMP_URL: z
     .url({ protocol: /^rtmps?$/, error: 'SVC_MEDIA_PUBLIC_RTMP_URL must be an rtmp:// or rtmps:// URL' })

@@ -26,13 +26,14 @@ export interface MediaTestServer {
 
 /**
  * The real app listening on a free loopback port, with its own nginx on another free port and a temporary
- * media directory, and the job workers the media network needs (reconnect windows, packaging).
+ * media directory, and the job workers the media network needs (reconnect windows, packaging). `env` is read
+ * when the server starts (after the file's earlier `beforeAll`s, such as a storage server's).
  */
-export function useMediaTestServer(): MediaTestServer {
+export function useMediaTestServer(env: () => Record<string, string> = () => ({})): MediaTestServer {
   const state = {} as MediaTestServer & { http: Server };
   beforeAll(async () => {
     state.dir = mkdtempSync(join(tmpdir(), 'svc-media-'));
-    state.t = await createTestServer({ SVC_MEDIA_RTMP_PORT: '0', SVC_MEDIA_DIR: state.dir, SVC_RATE_LIMIT_PUBLIC: '100000' });
+    state.t = await createTestServer({ SVC_MEDIA_RTMP_PORT: '0', SVC_MEDIA_DIR: state.dir, SVC_RATE_LIMIT_PUBLIC: '100000', ...env() });
     state.http = createServer(state.t.app);
     await new Promise<void>((r) => state.http.listen(0, '127.0.0.1', r));
     const { port } = state.http.address() as { port: number };

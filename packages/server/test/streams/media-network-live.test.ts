@@ -66,7 +66,7 @@ describe('the media network: RTMP ingest to signed HLS, recording and uploads', 
     });
     expect(segment.status).toBe(200);
     expect(segment.headers['content-type']).toMatch(/video\/mp2t/);
-    expect(segment.headers['cache-control']).toMatch(/private/);
+    expect(segment.headers['cache-control']).toBe('public, max-age=3600, immutable');
     const file = join(m.dir, 'segment.ts');
     writeFileSync(file, segment.body as Buffer);
     const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name,width,height', '-of', 'json', file]);

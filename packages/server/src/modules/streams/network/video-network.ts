@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { JobType } from '../../../jobs/job-definition';
 /**
  * The one interface Streams uses to talk to a video network. The service stores everything the API shows
@@ -171,8 +172,11 @@ export interface VideoNetwork {
   deleteAsset(providerRef: string): Promise<void>;
   /** A one-time URL the browser `PUT`s the file to. Secret: never in events or logs. */
   createUploadUrl(input: UploadUrlInput): Promise<{ providerRef: string; url: string }>;
-  /** A network that keeps uploaded files on this server: where the file `PUT` to an upload is written. */
-  uploadPath?(providerUploadId: string): string;
+  /**
+   * A network that keeps uploaded files itself (the media network, on its object store): takes the file `PUT` to
+   * an upload, at most `maxBytes` of it (`413 body_too_large`), and answers the bytes received.
+   */
+  receiveUploadFile?(providerUploadId: string, body: Readable, maxBytes: number): Promise<number>;
   createClip(input: ClipInput): Promise<CreatedNetworkAsset>;
 
   // Recordings

@@ -17,13 +17,26 @@ export function localHlsOf(deps: StreamsDeps, playable: Playable): LocalHls | un
 }
 
 /**
- * Player pages on any origin may load the HLS (the token decides); playlists of a live stream change every
- * fragment, so they are not cached; segments never change and may be kept a minute, privately when signed.
+ * How long a live segment may be cached. nginx-rtmp numbers a live input's segments on from its last broadcast
+ * while its directory is kept (housekeeping keeps it an hour past the DVR window), so a number is not reused
+ * within this time and a cached live segment is never another broadcast's.
  */
-export function playbackHeaders(res: Response, what: 'playlist' | 'segment', playable: Playable | null, signed: boolean): void {
+export const LIVE_SEGMENT_SECONDS = 3_600;
+/** A year: an on-demand segment of an asset never changes (a new asset has a new ref). */
+const VOD_SEGMENT_SECONDS = 31_536_000;
+
+/**
+ * Player pages on any origin may load the HLS (the token decides). The headers suit a CDN (docs/self-hosting.md,
+ * CDN): segments are immutable; a live playlist changes every fragment and is kept one second, which spares the
+ * origin most of a crowd's polls; an on-demand playlist a minute. Signed answers are `public` too: their URL
+ * holds the token, so a cache keyed by the URL serves them only to that token, and a CDN keyed otherwise must
+ * run the edge check (`GET …/check`) on every request.
+ */
+export function playbackHeaders(res: Response, what: 'playlist' | 'segment', playable: Playable | null): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  if (what === 'playlist' && (!playable || playable.kind === 'live')) res.setHeader('Cache-Control', 'no-cache, no-store');
-  else res.setHeader('Cache-Control', `${signed ? 'private' : 'public'}, max-age=60`);
+  const live = !playable || playable.kind === 'live';
+  if (what === 'playlist') res.setHeader('Cache-Control', live ? 'public, max-age=1' : 'public, max-age=60');
+  else res.setHeader('Cache-Control', `public, max-age=${live ? LIVE_SEGMENT_SECONDS : VOD_SEGMENT_SECONDS}, immutable`);
 }
 
 export function localMasterPlaylist(playable: Playable, playbackId: string, token: string | undefined): string {

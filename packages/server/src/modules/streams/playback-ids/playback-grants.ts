@@ -41,3 +41,17 @@ export async function authorizeSegment(deps: StreamsDeps, playbackId: string, to
   if (grant && grant.until > deps.now().getTime()) return grant.playable;
   return authorizePlaylist(deps, playbackId, token);
 }
+
+/** How long a CDN may keep a yes of the edge check: a revoked link stops at the edge within this much more. */
+const EDGE_CHECK_SECONDS = 5;
+
+/**
+ * The edge check a CDN runs before serving a cached playlist or segment: the segment rule, and how many seconds
+ * the yes may be kept (never past the token's expiry; 0 when it expires within the second).
+ */
+export async function checkPlayback(deps: StreamsDeps, playbackId: string, token: string | undefined): Promise<number> {
+  await authorizeSegment(deps, playbackId, token);
+  const exp = token ? decodeJwt(token).exp : undefined;
+  const left = exp ? Math.floor(exp - deps.now().getTime() / 1000) : EDGE_CHECK_SECONDS;
+  return Math.max(0, Math.min(EDGE_CHECK_SECONDS, left));
+}

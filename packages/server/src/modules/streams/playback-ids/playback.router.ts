@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors';
 import type { StreamsDeps } from '../streams-deps';
 import { networkPlaybackRedirect } from './network-playback';
 import { localHlsOf, localMasterPlaylist, localMediaPlaylist, playbackHeaders } from './local-playback';
-import { authorizePlaylist, authorizeSegment } from './playback-grants';
+import { authorizePlaylist, authorizeSegment, checkPlayback } from './playback-grants';
 import { masterPlaylist, mediaPlaylist, segmentBytes } from './simulated-playback';
 
 const s = initServer();
@@ -24,14 +24,14 @@ export const playbackRouter = (deps: StreamsDeps) =>
         res.setHeader('Location', elsewhere);
         return { status: 302, body: undefined };
       }
-      playbackHeaders(res, 'playlist', playable, Boolean(query.token));
+      playbackHeaders(res, 'playlist', playable);
       const local = localHlsOf(deps, playable);
       const body = local ? localMasterPlaylist(playable, params.playback_id, query.token) : masterPlaylist(playable, params.playback_id, query.token);
       return { status: 200, body };
     },
     media: async ({ params, query, res }) => {
       const playable = await authorizePlaylist(deps, params.playback_id, query.token);
-      playbackHeaders(res, 'playlist', playable, Boolean(query.token));
+      playbackHeaders(res, 'playlist', playable);
       const local = localHlsOf(deps, playable);
       const body = local ? await localMediaPlaylist(local, playable, query.token) : mediaPlaylist(playable, query.token, deps.now());
       return { status: 200, body };
@@ -42,8 +42,14 @@ export const playbackRouter = (deps: StreamsDeps) =>
       const local = localHlsOf(deps, playable);
       const bytes = local ? await local.segment(playable.kind, playable.providerRef!, params.segment) : segmentBytes();
       if (!bytes) throw ApiError.notFound('segment', String(params.segment));
-      playbackHeaders(res, 'segment', playable, Boolean(query.token));
+      playbackHeaders(res, 'segment', playable);
       // A Buffer, so Express sends the bytes; the contract types it as the Uint8Array it is.
       return { status: 200, body: bytes as Uint8Array<ArrayBuffer> };
+    },
+    check: async ({ params, query, res }) => {
+      const seconds = await checkPlayback(deps, params.playback_id, query.token);
+      // The token is in the URL, so a cache keyed by it keeps one viewer's answer for that viewer only.
+      res.setHeader('Cache-Control', seconds > 0 ? `public, max-age=${seconds}` : 'no-store');
+      return { status: 204, body: undefined };
     },
   });

@@ -2,7 +2,6 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { mediaDeps } from '../assets/media-deps';
-import { storeUpload } from '../network/media/upload-store';
 import { originAllowed, receiveUpload, uploadForToken } from './uploads.service';
 
 /** Where the simulated network's one-time upload URLs point (`?token=` carries the secret, kept out of logs). */
@@ -69,8 +68,8 @@ export function mountUploadReceiver(app: Express, ctx: AppContext, before: Reque
         res.setHeader('Connection', 'close');
         throw ApiError.of('body_too_large', { message: `The file is larger than this upload takes (${maxBytes} bytes).` });
       }
-      const sink = deps.networks.byProvider(row.provider).uploadPath?.(row.provider_upload_id!);
-      const received = sink ? await storeUpload(req, sink, maxBytes) : await drain(req, maxBytes);
+      const network = deps.networks.byProvider(row.provider);
+      const received = network.receiveUploadFile ? await network.receiveUploadFile(row.provider_upload_id!, req, maxBytes) : await drain(req, maxBytes);
       if (received === 0) throw ApiError.of('invalid_request', { message: 'The request carried no file.', param: 'body' });
       const upload = await receiveUpload(deps, row, received, req);
       res.status(200).json({ data: { id: upload.id, status: upload.status, asset: upload.asset, received_bytes: received } });

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 
-/** Where the media network keeps its files under `SVC_MEDIA_DIR`. nginx writes `live` and `recordings`. */
+/** Where the media network keeps its local files under `SVC_MEDIA_DIR`. nginx writes `live` and `recordings`. */
 export interface MediaLayout {
   root: string;
   /** nginx's prefix: its configuration, pid file, control socket and temp files. */
@@ -9,10 +9,6 @@ export interface MediaLayout {
   live: string;
   /** FLV recordings written by nginx-rtmp, `<ref>-<unix seconds>.flv`, one per publish. */
   recordings: string;
-  /** Files `PUT` to one-time upload URLs, by upload ref. */
-  uploads: string;
-  /** Packaged on-demand HLS, one directory per asset ref. */
-  assets: string;
   /** Scratch space for ffmpeg (downloads, concat lists). */
   work: string;
 }
@@ -24,11 +20,17 @@ export function mediaLayout(dir: string): MediaLayout {
     nginx: join(root, 'nginx'),
     live: join(root, 'live'),
     recordings: join(root, 'recordings'),
-    uploads: join(root, 'uploads'),
-    assets: join(root, 'assets'),
     work: join(root, 'work'),
   };
 }
+
+/**
+ * Keys in the media network's object store (the media directory itself, or `SVC_STORAGE_URL`'s bucket under
+ * `media/`): files `PUT` to one-time upload URLs as `uploads/<upload ref>`, packaged on-demand HLS (uploads, URLs,
+ * recordings) as `assets/<asset ref>/index.m3u8` and `<n>.ts`.
+ */
+export const UPLOADS = 'uploads';
+export const ASSETS = 'assets';
 
 /** The nginx application encoders publish to (`rtmp://host:port/live/<stream key>`). */
 export const INGEST_APP = 'live';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { makeLocalSigningKey } from '../local-signing-key';
 import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { classifyAddress } from '../../../../core/outbound/url-policy';
@@ -23,7 +24,9 @@ import {
   type UploadUrlInput,
   type VideoNetwork,
 } from '../video-network';
-import { INGEST_APP, MEDIA_APP, type MediaLayout } from './media-layout';
+import type { ObjectStore } from '../../../../core/storage/object-store';
+import { ASSETS, INGEST_APP, MEDIA_APP, UPLOADS, type MediaLayout } from './media-layout';
+import { storeUpload } from './upload-store';
 import { MediaHls } from './media-hls';
 import { SimulcastRelays } from './relays';
 
@@ -45,6 +48,7 @@ export const refOfStreamKey = (key: string) => /^(mli_[0-9a-f]{20})\.[A-Za-z0-9]
 
 export interface MediaNetworkOptions {
   layout: MediaLayout;
+  store: ObjectStore;
   /** The address encoders are shown (`ingest.rtmp_url`). */
   rtmpUrl: string;
   /** Port of nginx's RTMP listener, for the loopback relays. */
@@ -67,13 +71,16 @@ export class MediaVideoNetwork implements VideoNetwork {
   readonly processingJob = mediaProcessAssetJobType;
   readonly relays: SimulcastRelays;
   readonly localHls: MediaHls;
+  /** Where uploads (`uploads/<ref>`) and packaged HLS (`assets/<ref>/…`) are kept: the media directory or a bucket. */
+  readonly store: ObjectStore;
   /** nginx's client id of the encoder publishing each live input now. */
   readonly publishers = new Map<string, string>();
   /** Set by housekeeping when `SVC_MEDIA_DIR` uses more than its bound: new encoders and uploads are refused. */
   diskFull = false;
 
   constructor(readonly options: MediaNetworkOptions) {
-    this.localHls = new MediaHls(options.layout);
+    this.store = options.store;
+    this.localHls = new MediaHls(options.layout, options.store);
     this.relays = new SimulcastRelays(options.ffmpeg, (ref) => this.loopbackUrl(ref), options.log);
     this.relays.onRetry = (ref, target) => {
       if (this.publishers.has(ref)) this.relays.start(ref, target);
@@ -163,8 +170,8 @@ export class MediaVideoNetwork implements VideoNetwork {
   /** The packaged HLS goes with the asset. */
   async deleteAsset(providerRef: string): Promise<void> {
     if (!/^m(as|up|rc)_[0-9a-f_]+$/.test(providerRef)) return;
-    await rm(join(this.layout.assets, providerRef), { recursive: true, force: true });
-    await rm(join(this.layout.uploads, providerRef), { force: true });
+    await this.store.deletePrefix(`${ASSETS}/${providerRef}/`);
+    await this.store.delete(`${UPLOADS}/${providerRef}`);
   }
 
   async createUploadUrl(input: UploadUrlInput): Promise<{ providerRef: string; url: string }> {
@@ -173,10 +180,18 @@ export class MediaVideoNetwork implements VideoNetwork {
     return { providerRef: newRef('up'), url: `${this.options.baseUrl}/v1/streams/uploads/${input.uploadId}/file?token=${token}` };
   }
 
-  uploadPath(providerUploadId: string): string {
+  /** The file lands in scratch space first (counted, cut at `maxBytes`), then in the store under `uploads/`. */
+  async receiveUploadFile(providerUploadId: string, body: Readable, maxBytes: number): Promise<number> {
     if (!/^mup_[0-9a-f]{20}$/.test(providerUploadId)) throw new Error('not an upload of the media network');
     if (this.diskFull) throw ApiError.of('provider_storage_exhausted', { message: 'The media network has no disk space left for this file.' });
-    return join(this.layout.uploads, providerUploadId);
+    const scratch = join(this.layout.work, `${providerUploadId}.part`);
+    try {
+      const received = await storeUpload(body, scratch, maxBytes);
+      await this.store.putFile(`${UPLOADS}/${providerUploadId}`, scratch);
+      return received;
+    } finally {
+      await rm(scratch, { force: true });
+    }
   }
 
   async createClip(): Promise<CreatedNetworkAsset> {

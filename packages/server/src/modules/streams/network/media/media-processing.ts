@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppContext } from '../../../../core/context';
@@ -11,6 +10,7 @@ import { findLiveStream } from '../../live-streams/live-streams.repository';
 import { fetchSource } from './fetch-source';
 import { packageHls, probe, UNTRUSTED_INPUT } from './ffmpeg-tools';
 import { mediaNetworkOf } from './media-hooks.router';
+import { ASSETS, UPLOADS } from './media-layout';
 import type { MediaVideoNetwork } from './media-network';
 
 /** Recording files of a live input: `<ref>-<unix seconds>.flv`, one per publish (a reconnect starts another). */
@@ -24,11 +24,15 @@ async function recordingFiles(network: MediaVideoNetwork, liveRef: string, until
 }
 
 /** ffmpeg's input arguments for the asset, after fetching or listing what it needs; an Error explains a failure. */
-async function inputOf(ctx: AppContext, network: MediaVideoNetwork, scope: Scope, row: AssetRow, work: string): Promise<{ args: string[]; consumed: string[] }> {
+/** What a packaged asset no longer needs: a recording part on this disk, or an upload in the store. */
+type Consumed = { path: string } | { key: string };
+
+async function inputOf(ctx: AppContext, network: MediaVideoNetwork, scope: Scope, row: AssetRow, work: string): Promise<{ args: string[]; consumed: Consumed[] }> {
   if (row.source === 'upload') {
-    const file = join(network.layout.uploads, row.provider_asset_id!);
-    if (!existsSync(file)) throw new Error('The uploaded file is missing from the media directory.');
-    return { args: [...UNTRUSTED_INPUT, '-i', file], consumed: [file] };
+    const file = join(work, 'source');
+    const key = `${UPLOADS}/${row.provider_asset_id!}`;
+    if (!(await network.store.getFile(key, file))) throw new Error('The uploaded file is missing from the media storage.');
+    return { args: [...UNTRUSTED_INPUT, '-i', file], consumed: [{ key }] };
   }
   if (row.source === 'url') {
     const file = join(work, 'source');
@@ -46,13 +50,21 @@ async function inputOf(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
     if (files.length === 0) throw new Error('The broadcast left no recording.');
     const list = join(work, 'parts.txt');
     await writeFile(list, files.map((f) => `file '${f.replace(/'/g, "'\\''")}'`).join('\n'));
-    return { args: ['-f', 'concat', '-safe', '0', '-i', list], consumed: files };
+    return { args: ['-f', 'concat', '-safe', '0', '-i', list], consumed: files.map((path) => ({ path })) };
   }
   throw new Error(`The media network does not prepare ${row.source} assets.`);
 }
 
+/** Puts the packaged HLS in the store, segments first, so a stored playlist never names a missing segment. */
+async function storePackaged(network: MediaVideoNetwork, ref: string, dir: string): Promise<void> {
+  const prefix = `${ASSETS}/${ref}/`;
+  await network.store.deletePrefix(prefix);
+  const files = (await readdir(dir)).sort((a, b) => Number(a === 'index.m3u8') - Number(b === 'index.m3u8'));
+  for (const name of files) await network.store.putFile(`${prefix}${name}`, join(dir, name));
+}
+
 /** Probes and packages one asset; the outcome is what the asset becomes. */
-async function prepare(ctx: AppContext, network: MediaVideoNetwork, scope: Scope, row: AssetRow): Promise<{ outcome: ProcessingOutcome; consumed: string[] }> {
+async function prepare(ctx: AppContext, network: MediaVideoNetwork, scope: Scope, row: AssetRow): Promise<{ outcome: ProcessingOutcome; consumed: Consumed[] }> {
   const work = join(network.layout.work, row.id);
   await mkdir(work, { recursive: true });
   try {
@@ -62,8 +74,7 @@ async function prepare(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
     if (!probed) {
       return { outcome: { event: 'errored', error: 'The file is not a video or audio file: ffprobe found no audio or video stream in it.' }, consumed };
     }
-    const out = join(network.layout.assets, row.provider_asset_id!);
-    await rm(out, { recursive: true, force: true });
+    const out = join(work, 'hls');
     await mkdir(out, { recursive: true });
     try {
       await packageHls(network.options.ffmpeg, args, out);
@@ -72,6 +83,7 @@ async function prepare(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
     }
     const packaged = await probe(network.options.ffprobe, join(out, 'index.m3u8'));
     if (!packaged) return { outcome: { event: 'errored', error: 'The packaged HLS could not be read back.' }, consumed };
+    await storePackaged(network, row.provider_asset_id!, out);
     return { outcome: { event: 'ready', duration: Math.round(packaged.duration * 1000) / 1000 }, consumed };
   } catch (err) {
     return { outcome: { event: 'errored', error: (err as Error).message }, consumed: [] };
@@ -101,5 +113,7 @@ export async function processMediaAsset(ctx: AppContext, job: FinishSimulatedAss
   });
   ctx.log.info({ asset: row.id, source: row.source, outcome: outcome.event }, 'media network: asset prepared');
   // The packaged HLS is what plays from now on; the recording parts and the upload are not kept twice.
-  if (finished && outcome.event === 'ready') for (const file of consumed) await rm(file, { force: true });
+  if (finished && outcome.event === 'ready') {
+    for (const c of consumed) await ('path' in c ? rm(c.path, { force: true }) : network.store.delete(c.key));
+  }
 }

@@ -3,6 +3,7 @@ import { chmodSync, chownSync, mkdirSync, statSync, writeFileSync } from 'node:f
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { AppContext } from '../../../../core/context';
+import { openObjectStore, type ObjectStore } from '../../../../core/storage/object-store';
 import { streamsDeps } from '../../streams-deps';
 import { videoNetworksPart } from '../../streams-parts';
 import { findMediaBinaries } from './media-binaries';
@@ -62,7 +63,7 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
   const { found } = binaries;
   const layout = mediaLayout(config.SVC_MEDIA_DIR ?? join(config.SVC_DATA_DIR, 'media'));
   const asRoot = process.getuid?.() === 0;
-  for (const dir of [layout.root, layout.nginx, join(layout.nginx, 'tmp'), layout.live, layout.recordings, layout.uploads, layout.assets, layout.work]) {
+  for (const dir of [layout.root, layout.nginx, join(layout.nginx, 'tmp'), layout.live, layout.recordings, layout.work]) {
     mkdirSync(dir, { recursive: true });
   }
   if (asRoot) {
@@ -100,8 +101,16 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
     { mode: 0o600 },
   );
 
+  let store: ObjectStore;
+  try {
+    store = openObjectStore(config.SVC_STORAGE_URL, 'media', layout.root);
+  } catch (err) {
+    log.error({ err: (err as Error).message }, 'media network off: SVC_STORAGE_URL cannot be used');
+    return undefined;
+  }
   const network = new MediaVideoNetwork({
     layout,
+    store,
     rtmpUrl,
     rtmpPort,
     baseUrl: config.baseUrl,
@@ -124,7 +133,7 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
   // Encoders of a previous run are gone: their streams move on as if they had left.
   await reconcilePublishers(deps, network, log);
   const housekeeping = startHousekeeping(ctx, network);
-  log.info({ rtmp_url: rtmpUrl, media_dir: layout.root, pid: supervisor.pid }, 'media network running (nginx-rtmp, ffmpeg)');
+  log.info({ rtmp_url: rtmpUrl, media_dir: layout.root, storage: store.description, pid: supervisor.pid }, 'media network running (nginx-rtmp, ffmpeg)');
   return {
     network,
     rtmpUrl,
