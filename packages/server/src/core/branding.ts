@@ -53,7 +53,7 @@ export function neutralBrand(displayName: string, organizationId: string | null 
 }
 
 /** The brand a page or message of this tenant and organization shows. */
-export async function brandOf(ctx: AppContext, scope: { tenantId: string; livemode: boolean }, organizationId: string | null): Promise<EffectiveBranding> {
+export async function brandOf(ctx: Pick<AppContext, 'whitelabel'>, scope: { tenantId: string; livemode: boolean }, organizationId: string | null): Promise<EffectiveBranding> {
   return ctx.whitelabel ? ctx.whitelabel.brandOf(scope, organizationId) : neutralBrand('Checkout', organizationId);
 }
 
