@@ -15,6 +15,7 @@ const ALLOWED = {
   ticketing: ['access', 'identity', 'messaging', 'streams'],
   webhooks: ['ticketing'],
   creators: ['identity', 'streams', 'ticketing'],
+  whitelabel: ['identity'],
 };
 
 /**

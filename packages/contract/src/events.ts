@@ -5,12 +5,14 @@ import { streamsEvents } from './events/streams.events';
 import { ticketingEvents } from './events/ticketing.events';
 import { messagingEvents } from './events/messaging.events';
 import { creatorsEvents } from './events/creators.events';
+import { domainEvents } from './events/platform-domains.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
 /** Every outbound event type, declared once with its payload schema. A product adds its list here. */
 export const EVENT_DEFINITIONS = {
   ...platformEvents,
+  ...domainEvents,
   ...streamsEvents,
   ...accessEvents,
   ...ticketingEvents,

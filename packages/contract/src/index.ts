@@ -26,4 +26,5 @@ export * from './ticketing/orders.contract';
 export * from './ticketing/tickets.contract';
 export * from './ticketing/attendees.contract';
 export * from './ticketing/checkins.contract';
+export * from './whitelabel';
 export * from './router';

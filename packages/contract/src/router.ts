@@ -20,6 +20,7 @@ import { activityContract } from './ticketing/activity.contract';
 import { attendeesContract } from './ticketing/attendees.contract';
 import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
+import { brandingContract, domainsContract } from './whitelabel';
 
 const c = initContract();
 
@@ -48,6 +49,8 @@ const groups = {
   attendees: attendeesContract,
   checkins: checkinsContract,
   creators: creatorsContract,
+  branding: brandingContract,
+  domains: domainsContract,
 };
 
 /**
@@ -78,6 +81,8 @@ export type ContractGroups = {
   attendees: typeof attendeesContract;
   checkins: typeof checkinsContract;
   creators: typeof creatorsContract;
+  branding: typeof brandingContract;
+  domains: typeof domainsContract;
 };
 
 /** The whole API. */

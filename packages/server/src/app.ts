@@ -18,6 +18,7 @@ import { requestLog } from './core/request-log';
 import { RouteTable } from './core/route-groups';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { publishableCors } from './core/cors';
+import { customDomains } from './core/custom-domain';
 import { checkModules } from './core/modules/module-definition';
 
 const s = initServer();
@@ -46,6 +47,8 @@ export function createApp(ctx: AppContext): Express {
     next();
   });
   app.use(requestLog(ctx.log, ctx.config.SVC_LOG_SUMMARY_SECONDS));
+  // A tenant's custom domain names the tenant and limits the paths served on it.
+  app.use(customDomains(ctx));
   // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
   app.use(publishableCors(routesOf(contract)));
   // Routes that take a raw body (test-mode direct uploads) come before the JSON body parser.

@@ -56,6 +56,9 @@ export const ERROR_CATALOGUE = {
   slug_taken: def('invalid_request_error', 409, 'Another object of its kind in this tenant and environment already uses this `slug` (an event, a content item).'),
   last_owner: def('invalid_request_error', 409, 'The last owner cannot leave or be demoted; make another member owner first.'),
   oidc_login_invalid: def('invalid_request_error', 400, 'The OpenID Connect answer was refused (unknown or used `state`, or the provider\'s checks failed); `details.reason` says why.'),
+  domain_taken: def('invalid_request_error', 409, 'The hostname is verified or active in another tenant or environment; verifying it does not transfer it.'),
+  domain_limit_reached: def('invalid_request_error', 409, 'The environment already has 20 domains.'),
+  hostname_not_allowed: def('invalid_request_error', 422, 'The hostname is malformed, an IP address, a wildcard, or the deployment\'s own host or one of its subdomains.'),
   // Idempotency
   idempotency_key_required: def('invalid_request_error', 400, 'This route requires an `Idempotency-Key` header.'),
   idempotency_key_invalid: def('invalid_request_error', 400, 'The `Idempotency-Key` header is empty or longer than 255 characters.'),

@@ -44,6 +44,8 @@ export const ID_PREFIXES = {
   capsule: 'cap',
   content: 'cnt',
   content_approval: 'apr',
+  // Whitelabel
+  domain: 'dom',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

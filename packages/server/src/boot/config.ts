@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
    */
   SVC_RATE_LIMITS: z.enum(['shared', 'process']).default('shared'),
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Where tenants point their custom domains (CNAME target); unset: the host of `PUBLIC_BASE_URL`. */
+  SVC_DOMAIN_TARGET: z.string().max(253).optional(),
   SVC_OPERATOR_TOKEN: z.string().min(24, 'SVC_OPERATOR_TOKEN must be at least 24 characters').optional(),
   SVC_ENCRYPTION_KEY: z
     .string()

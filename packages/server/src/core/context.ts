@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/queue';
 import type { SecretBox } from './secret-box';
 import type { HostResolver } from './outbound/url-policy';
 import type { ModuleDefinition } from './modules/module-definition';
+import type { DomainProbe, WhitelabelSlot } from './branding';
 
 /** The long-lived parts a request handler may use; built once in main.ts (or by the test harness). */
 export interface AppContext {
@@ -32,6 +33,10 @@ export interface AppContext {
   clock?: () => Date;
   /** DNS for outbound requests (webhook URLs); tests replace it to play DNS rebinding. Absent: the system resolver. */
   resolveHost?: HostResolver;
+  /** How custom domains are checked (DNS TXT, the host's routing); tests replace it. Absent: the system's DNS and HTTPS. */
+  domainProbe?: DomainProbe;
+  /** Branding and custom domains, filled by the whitelabel module; absent, pages and messages are neutral. */
+  whitelabel?: WhitelabelSlot;
   /** Set when SIGTERM arrives: `GET /v1/status` then answers 503 so balancers stop sending. */
   state: { shuttingDown: boolean };
 }

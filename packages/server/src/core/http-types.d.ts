@@ -1,3 +1,4 @@
+import type { ServedDomain } from './branding';
 import type { Principal } from './principal';
 
 declare global {
@@ -8,6 +9,8 @@ declare global {
       principal?: Principal;
       /** The `Idempotency-Key` this request owns, for event envelopes. */
       idempotencyKey?: string;
+      /** The active custom domain the request came on (its `Host`), if any. */
+      domain?: ServedDomain;
     }
   }
 }

@@ -34,7 +34,7 @@ export interface UserPrincipal {
   sessionId: string;
 }
 
-/** A caller that only named the tenant (`X-Tenant-Code` / `Svc-Tenant`); always live mode. */
+/** A caller that only named the tenant (`X-Tenant-Code` / `Svc-Tenant`), live mode; or came on a custom domain, its environment. */
 export interface TenantHeaderPrincipal {
   kind: 'tenant-header';
   tenant: ResolvedTenant;

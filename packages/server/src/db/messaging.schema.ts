@@ -37,6 +37,8 @@ export interface MessagesTable {
   delivered_at: Date | null;
   failed_at: Date | null;
   resent_from: string | null;
+  /** The effective branding the message was written with: its email's sender name, logo, colours and footer. */
+  brand: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

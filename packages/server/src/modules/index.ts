@@ -7,6 +7,7 @@ import { identityModule } from './identity';
 import { ticketingModule } from './ticketing';
 import { messagingModule } from './messaging';
 import { creatorsModule } from './creators';
+import { whitelabelModule } from './whitelabel';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
@@ -21,4 +22,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   ticketingModule,
   messagingModule,
   creatorsModule,
+  whitelabelModule,
 ];

@@ -66,7 +66,7 @@ export async function resolveTenantCaller(ctx: AppContext, credentials: RequestC
     if (principal) break;
   }
   if (!principal) throw ApiError.of('api_key_missing');
-  await checkTenantHeader(ctx, principal, credentials.tenantHeader);
+  await checkTenantHeader(ctx, principal, credentials.tenantHeader, credentials.domain);
   checkRouteAccess(principal, access);
   // Only a key that got past every check counts as used.
   if ('key' in principal) recordUse(ctx, principal.key.id);

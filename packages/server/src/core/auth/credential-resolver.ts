@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { RouteAccess } from '@svc/contract';
 import type { AppContext } from '../context';
+import type { ServedDomain } from '../branding';
 import type { TenantPrincipal, UserPrincipal } from '../principal';
 
 /** The credentials a request carries, read once from its headers. */
@@ -11,6 +12,8 @@ export interface RequestCredentials {
   publishable: string | undefined;
   /** `X-Tenant-Code`, else `Svc-Tenant`: a `ten_` id or a tenant's code. */
   tenantHeader: string | undefined;
+  /** The active custom domain the request came on: it counts as a tenant header naming its tenant. */
+  domain?: ServedDomain;
   ip: string;
 }
 
@@ -64,6 +67,7 @@ export function readCredentials(req: Request): RequestCredentials {
     bearer: bearerOf(req),
     publishable: firstHeader(req, 'svc-publishable-key'),
     tenantHeader: firstHeader(req, 'x-tenant-code') ?? firstHeader(req, 'svc-tenant'),
+    domain: req.domain,
     ip: req.ip ?? 'unknown',
   };
 }

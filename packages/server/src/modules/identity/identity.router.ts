@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { Request } from 'express';
+import { brandOf, linkBaseOf, neutralBrand, type ServedDomain } from '../../core/branding';
 import type { AppContext } from '../../core/context';
 import type { Principal } from '../../core/principal';
 import type { Scope } from '../../core/scope';
@@ -37,10 +38,20 @@ const userOf = (req: { principal?: Principal }): UserPrincipal => {
 const bearerOf = (req: { headers: Request['headers'] }) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 const JWKS_CACHE = 'public, max-age=300, stale-while-revalidate=60';
 
+/** The brand of a sign-in page: the link's tenant (the domain's organization on its own domain), else the domain's, else neutral. */
+async function pageBrand(ctx: AppContext, domain: ServedDomain | undefined, scope?: { tenantId: string; livemode: boolean }) {
+  const env = scope ?? (domain ? { tenantId: domain.tenantId, livemode: domain.livemode } : undefined);
+  if (!env) return neutralBrand('Sign in');
+  return brandOf(ctx, env, domain && domain.tenantId === env.tenantId ? domain.organizationId : null);
+}
+
 export const identityRouter = (ctx: AppContext) =>
   s.router(contract.identity, {
     auth: {
-      requestOtp: async ({ body, req }) => ({ status: 200, body: { data: await requestCode(ctx, scopeOf(req), { ...body, ip: req.ip ?? 'unknown' }) } }),
+      requestOtp: async ({ body, req }) => ({
+        status: 200,
+        body: { data: await requestCode(ctx, scopeOf(req), { ...body, ip: req.ip ?? 'unknown', brand: await brandOf(ctx, scopeOf(req), req.domain?.organizationId ?? null) }) },
+      }),
       verifyOtp: async ({ body, req }) => ({ status: 200, body: { data: await verifyCode(ctx, scopeOf(req), body) } }),
       requestMagicLink: async ({ body, req }) => ({
         status: 200,
@@ -48,19 +59,22 @@ export const identityRouter = (ctx: AppContext) =>
           data: await requestCode(ctx, scopeOf(req), {
             email: body.email,
             ip: req.ip ?? 'unknown',
-            link: { baseUrl: ctx.config.baseUrl, redirectTo: body.redirect_to ?? null },
+            // On a custom domain the link stays on it, in its organization's brand.
+            link: { baseUrl: await linkBaseOf(ctx, scopeOf(req), req.domain?.organizationId ?? null, 'capsule', req.domain), redirectTo: body.redirect_to ?? null },
+            brand: await brandOf(ctx, scopeOf(req), req.domain?.organizationId ?? null),
           }),
         },
       }),
-      showMagicLink: async ({ query, res }) => {
+      showMagicLink: async ({ query, req, res }) => {
         res.setHeader('Cache-Control', 'no-store');
-        return (await linkUsable(ctx, query.token)) ? { status: 200, body: linkPage() } : { status: 200, body: expiredLinkPage() };
+        const scope = await linkUsable(ctx, query.token);
+        return scope ? { status: 200, body: linkPage(await pageBrand(ctx, req.domain, scope)) } : { status: 200, body: expiredLinkPage(await pageBrand(ctx, req.domain)) };
       },
-      useMagicLink: async ({ query, res }) => {
+      useMagicLink: async ({ query, req, res }) => {
         res.setHeader('Cache-Control', 'no-store');
         const used = await useLink(ctx, query.token);
-        if (!used) return { status: 200, body: expiredLinkPage() };
-        if (!used.redirectTo) return { status: 200, body: signedInPage() };
+        if (!used) return { status: 200, body: expiredLinkPage(await pageBrand(ctx, req.domain)) };
+        if (!used.redirectTo) return { status: 200, body: signedInPage(await pageBrand(ctx, req.domain, used.scope)) };
         res.setHeader('Location', redirectWithSession(used.redirectTo, used.session));
         return { status: 303, body: undefined };
       },
@@ -73,7 +87,7 @@ export const identityRouter = (ctx: AppContext) =>
       callback: async ({ req, res }) => {
         res.setHeader('Cache-Control', 'no-store');
         const done = await finishLogin(ctx, new URL(req.originalUrl, ctx.config.baseUrl));
-        if (!done.redirectTo) return { status: 200, body: signedInPage() };
+        if (!done.redirectTo) return { status: 200, body: signedInPage(await pageBrand(ctx, req.domain)) };
         res.setHeader('Location', redirectWithSession(done.redirectTo, done.session));
         return { status: 303, body: undefined };
       },

@@ -14,7 +14,7 @@ const s = initServer();
 export const ticketingPaymentsRouter = (ctx: AppContext) =>
   s.router(contract.ticketingPayments, {
     checkout: {
-      retrieveSession: async ({ params }) => ({ status: 200, body: { data: await retrieveSession(ctx, params.id) } }),
+      retrieveSession: async ({ params, req }) => ({ status: 200, body: { data: await retrieveSession(ctx, params.id, req.domain) } }),
       paySession: async ({ params, body, req }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body, req) } }),
     },
     refunds: {

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { MessageChannelName, Session } from '@svc/contract';
+import type { EffectiveBranding, MessageChannelName, Session } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { newId } from '../../../core/ids';
@@ -35,6 +35,8 @@ export interface CodeRequest {
   ip: string;
   /** Email link: the link's base URL and where to go after. */
   link?: { baseUrl: string; redirectTo: string | null };
+  /** Whose name the message speaks in: the tenant's, or the organization's on its own domain. */
+  brand?: EffectiveBranding;
 }
 
 /**
@@ -49,16 +51,21 @@ export async function requestCode(ctx: AppContext, scope: Scope, input: CodeRequ
   const ttl = destination.kind === 'phone' ? OTP_LIMITS.phoneTtlMs : OTP_LIMITS.emailTtlMs;
   const id = newId('otp_challenge');
   const linkToken = input.link ? randomBytes(32).toString('base64url') : null;
+  const name = input.brand?.display_name;
   const message = input.link
     ? {
-        subject: 'Your sign-in link',
-        body: `Sign in: ${input.link.baseUrl}/auth/v1/magic_link/verify?token=${linkToken}\nOr enter the code ${code}. The link works once, for 15 minutes.`,
+        subject: name ? `Sign in to ${name}` : 'Your sign-in link',
+        body: `Sign in${name ? ` to ${name}` : ''}: ${input.link.baseUrl}/auth/v1/magic_link/verify?token=${linkToken}\nOr enter the code ${code}. The link works once, for 15 minutes.`,
         template: 'magic_link',
       }
-    : { subject: destination.kind === 'email' ? 'Your sign-in code' : null, body: `Your sign-in code is ${code}. It expires in ${ttl / 60_000} minutes.`, template: 'otp_code' };
+    : {
+        subject: destination.kind === 'email' ? (name ? `Your ${name} sign-in code` : 'Your sign-in code') : null,
+        body: `Your ${name ? `${name} ` : ''}sign-in code is ${code}. It expires in ${ttl / 60_000} minutes.`,
+        template: 'otp_code',
+      };
   // The code goes as a parameter too (a chat app's authentication template); the message is never sent after the code expires.
   const expiresAt = new Date(now.getTime() + (input.link ? Math.max(ttl, OTP_LIMITS.linkTtlMs) : ttl));
-  const outgoing = { channel, to: destination.value, sensitive: true, params: { code }, expiresAt, ...message };
+  const outgoing = { channel, to: destination.value, sensitive: true, params: { code }, expiresAt, brand: input.brand ?? null, ...message };
   await requireChannel(ctx, scope, outgoing);
   await ctx.db.transaction().execute(async (trx) => {
     await lockDestination(trx, destination.key);

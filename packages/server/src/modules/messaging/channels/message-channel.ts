@@ -1,4 +1,4 @@
-import type { MessageChannelName } from '@svc/contract';
+import type { EffectiveBranding, MessageChannelName } from '@svc/contract';
 
 /** A message on its way out, as a channel adapter takes it. */
 export interface OutgoingMessage {
@@ -10,6 +10,8 @@ export interface OutgoingMessage {
   body: string;
   /** What an approved template takes besides the text (`code` for an authentication template). */
   params: Record<string, string>;
+  /** The brand the message was written with: an email's sender name, header and footer. */
+  brand?: EffectiveBranding | null;
 }
 
 /** What the provider answered when it took the message. */

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { renderEmail } from './email-template';
+import { fromWithSender, renderEmail } from './email-template';
 import { ChannelFailure, transientFailure, type MessageChannel, type OutgoingMessage } from './message-channel';
 
 /** SMTP reply codes that refuse the recipient or the message for good (RFC 5321 5yz; 552 and 554 included). */
@@ -25,7 +25,7 @@ export function smtpChannel(url: string, from: string): MessageChannel {
       const { subject, text, html } = renderEmail(message);
       const messageId = messageIdOf(idempotencyKey, from);
       try {
-        const info = await transport.sendMail({ from, to: message.to, subject, text, html, messageId });
+        const info = await transport.sendMail({ from: fromWithSender(from, message.brand), to: message.to, subject, text, html, messageId });
         if (info.rejected.length > 0) throw new ChannelFailure('unknown_recipient', true, `recipient refused: ${info.response}`);
         return { providerId: messageId };
       } catch (err) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../../db/database';
 import type { MessageRow } from '../../../db/messaging.schema';
-import { ChannelFailure, transientFailure, type MessageChannel, type SendReceipt } from '../channels/message-channel';
+import { ChannelFailure, transientFailure, type MessageChannel, type OutgoingMessage, type SendReceipt } from '../channels/message-channel';
 import { magicFailure } from '../outbox/magic-recipients';
 import { takeSendSlot } from '../outbox/send-cap';
 import { moveMessage } from './message-transitions';
@@ -107,7 +107,7 @@ export async function deliverMessage(deps: MessagingDeps, id: string): Promise<v
   const params = row.params ?? {};
   let outcome: SendReceipt | ChannelFailure;
   try {
-    outcome = await adapter.send({ id: row.id, channel: row.channel, to: row.to, template: row.template, subject: row.subject, body: row.body, params }, row.id);
+    outcome = await adapter.send({ id: row.id, channel: row.channel, to: row.to, template: row.template, subject: row.subject, body: row.body, params, brand: row.brand as OutgoingMessage['brand'] }, row.id);
   } catch (err) {
     outcome = err instanceof ChannelFailure ? err : transientFailure(err);
   }

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { CursorPageQuery, Message, MessageChannelName, MessageStatusName } from '@svc/contract';
+import type { CursorPageQuery, EffectiveBranding, Message, MessageChannelName, MessageStatusName } from '@svc/contract';
 import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import { paginate } from '../../../core/pagination';
@@ -25,6 +25,14 @@ export interface NewMessage {
   params?: Record<string, string>;
   /** A code's expiry: the message is cancelled rather than sent after it. */
   expiresAt?: Date | null;
+  /** The tenant's (or organization's) brand: the text is signed with its name, an email dressed in it. */
+  brand?: EffectiveBranding | null;
+}
+
+/** The text as sent: signed with the brand's name, so no message speaks for the service itself. */
+function signed(message: NewMessage): string {
+  const signature = message.brand ? `\n— ${message.brand.display_name}` : '';
+  return signature && !message.body.endsWith(signature) ? `${message.body}${signature}` : message.body;
 }
 
 async function inTransaction<T>(db: Executor, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
@@ -38,7 +46,8 @@ const messageColumns = (message: NewMessage, status: 'captured' | 'queued' | 'fa
   to: message.to,
   template: message.template,
   subject: message.subject ?? null,
-  body: message.body,
+  body: signed(message),
+  brand: message.brand ? JSON.stringify(message.brand) : null,
   sensitive: message.sensitive ?? false,
   status,
   error_code: errorCode,

@@ -39,6 +39,7 @@ export async function resendMessage(ctx: AppContext, scope: Scope, id: string): 
     body: original.body,
     related: original.related,
     params: original.params,
+    brand: original.brand as NewMessage['brand'],
   };
   // Without a provider the copy fails in the outbox worker, as any live message does.
   return serializeMessage(await writeMessage(ctx.db, scope, copy, original.id));

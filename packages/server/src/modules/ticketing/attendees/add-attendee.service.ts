@@ -6,6 +6,8 @@ import { emitEvent } from '../../../core/events/emit-event';
 import { newId } from '../../../core/ids';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
+import type { EffectiveBranding } from '@svc/contract';
+import { brandOf } from '../../../core/branding';
 import { writeMessage } from '../../identity';
 import { eventHasSlots, findSlot, findTicketType, type EventRow } from '../booking/catalogue-reads';
 import { bucketsOfTarget } from '../booking/booking-payload';
@@ -29,7 +31,7 @@ async function insertWithCode(trx: Transaction<DB>, scope: Scope, values: Omit<P
   }
 }
 
-async function writeInvite(trx: Transaction<DB>, scope: Scope, event: EventRow, order: OrderRow, ticketId: string, input: AddAttendeeInput) {
+async function writeInvite(trx: Transaction<DB>, scope: Scope, event: EventRow, order: OrderRow, ticketId: string, input: AddAttendeeInput, brand: EffectiveBranding) {
   await writeMessage(trx, scope, {
     channel: 'email',
     to: input.email.toLowerCase(),
@@ -37,6 +39,7 @@ async function writeInvite(trx: Transaction<DB>, scope: Scope, event: EventRow, 
     subject: `You are on the guest list for ${event.name}`,
     body: `${input.first_name}, you are on the guest list for ${event.name} (booking ${order.code}). Your ticket follows in its own message.`,
     related: [order.id, ticketId],
+    brand,
   });
   await scoped(trx, scope).updateTable('tickets').set({ invite_status: 'queued' }).where('id', '=', ticketId).execute();
 }
@@ -110,7 +113,7 @@ export async function addAttendee(ctx: AppContext, caller: OrganizerCaller, ref:
     if (!(await holdSeats(trx, order.bucket_ids, 1))) throw ApiError.of('sold_out', { param: 'ticket_type_id' });
     await emitEvent(trx, scope, { type: 'events.order.created', subject: order.id, object: await presentOrder(trx, scope, order) });
     await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: 0 });
-    if (input.send_invite !== false) await writeInvite(trx, scope, event, order, id, input);
+    if (input.send_invite !== false) await writeInvite(trx, scope, event, order, id, input, await brandOf(ctx, scope, event.organization_id));
     const row = await scoped(trx, scope)
       .selectFrom('tickets')
       .select(['attendee_id', 'invite_status', 'ticket_delivery_status'])

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { scoped } from '../../../core/scope';
+import { brandOf } from '../../../core/branding';
 import { writeMessage } from '../../identity';
 import { findEventById } from '../booking/catalogue-reads';
 import { nowOf } from '../orders/order-transitions';
@@ -47,6 +48,7 @@ export async function resendTicket(ctx: AppContext, caller: OrganizerCaller, ref
       body: `${name ? `${name}, here` : 'Here'} is your ${row.ticket_type_name} ticket for ${event.name} (booking ${order.code}). Ticket code: ${openTicketSecret(ctx.secrets, ticket)}`,
       sensitive: true,
       related: [order.id, row.id],
+      brand: await brandOf(ctx, scope, event.organization_id),
     });
     await scoped(trx, scope).updateTable('tickets').set({ resent_at: now, ticket_delivery_status: 'queued' }).where('id', '=', row.id).execute();
     return { data: { sent: true }, message: `The ticket was sent again to ${row.email}.` };

@@ -11,6 +11,7 @@ import { insertOrdersIfCodesFree, type OrderRow } from '../orders/order-rows.ser
 import { serializeOrder } from '../orders/orders.serializer';
 import { newOrderCode } from '../tickets/ticket-secrets';
 import { insertTickets, type TicketRow } from '../tickets/ticket-rows.service';
+import { linkBaseOf } from '../../../core/branding';
 import { checkoutUrl } from './checkout-sessions';
 import { expiryJobOf, orderRowOf, sessionRowOf, ticketRowsOf, type BookingRequest } from './new-order';
 
@@ -69,6 +70,8 @@ export function bookGroups(ctx: AppContext, items: BookItem[]): Promise<Array<Bo
  */
 export async function takeTogether(ctx: AppContext, items: BookItem[]): Promise<Array<Booked | ItemFailure>> {
   const scope = items[0]!.scope;
+  // Links use the organization's (else the tenant's) custom domain serving checkout.
+  const linkBases = await Promise.all(items.map(({ request }) => linkBaseOf(ctx, scope, request.t.event.organization_id, 'checkout')));
   return ctx.db.transaction().execute(async (trx) => {
     const orders = items.map(({ request }) => orderRowOf(request));
     const locked = await lockBuckets(trx, orders.flatMap((o) => o.bucket_ids));
@@ -112,7 +115,7 @@ export async function takeTogether(ctx: AppContext, items: BookItem[]): Promise<
       const order = rows.get(orders[i]!.id)!;
       const booking = serializeOrder(order, (ticketsOf.get(order.id) ?? []).sort((a, b) => a.position - b.position), null);
       const session = sessions.get(i);
-      return { booking, payment: session ? checkoutUrl(ctx.config.baseUrl, session.id) : [] };
+      return { booking, payment: session ? checkoutUrl(linkBases[i]!, session.id) : [] };
     });
     await emitPreparedEvents(
       trx,

@@ -24,6 +24,7 @@ import { loadBookingTarget } from './booking-target';
 import { ALONE, bookTogether } from './book-together';
 import { SoldOutMemo } from './sold-out-memo';
 import { checkoutUrl } from './checkout-sessions';
+import { linkBaseOf } from '../../../core/branding';
 import { expiryJobOf, orderRowOf, sessionRowOf, ticketRowsOf, type BookingRequest } from './new-order';
 
 const MAX_AMOUNT = 2_147_483_647;
@@ -44,6 +45,7 @@ async function createOrder(ctx: AppContext, scope: Scope, request: BookingReques
   const { t, priced: p } = request;
   const seats = seatsOf(t);
   const buckets = bucketsOfTarget(t);
+  const linkBase = await linkBaseOf(ctx, scope, t.event.organization_id, 'checkout');
   return ctx.db.transaction().execute(async (trx) => {
     const order = await insertWithCode(trx, scope, orderRowOf(request));
     const session = sessionRowOf(scope, request, order);
@@ -72,7 +74,7 @@ async function createOrder(ctx: AppContext, scope: Scope, request: BookingReques
       const paid = await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: 0 });
       return { booking: paid.order, payment: [] as [] };
     }
-    return { booking: created, payment: session ? checkoutUrl(ctx.config.baseUrl, session.id) : ([] as []) };
+    return { booking: created, payment: session ? checkoutUrl(linkBase, session.id) : ([] as []) };
   });
 }
 

@@ -19,6 +19,18 @@ export async function findTestSession(db: Executor, id: string): Promise<Checkou
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('livemode', '=', false).executeTakeFirst();
 }
 
+/** The organization whose event the session's order is for: its brand dresses the page. */
+export async function sessionOrganization(db: Executor, session: CheckoutSessionRow): Promise<string | null> {
+  const row = await db
+    .selectFrom('orders as o')
+    .innerJoin('ticketed_events as e', 'e.id', 'o.event_id')
+    .select('e.organization_id')
+    .where('o.id', '=', session.order_id)
+    .where('o.tenant_id', '=', session.tenant_id)
+    .executeTakeFirst();
+  return row?.organization_id ?? null;
+}
+
 export const scopeOfSession = (s: CheckoutSessionRow): Scope => ({ tenantId: s.tenant_id, livemode: s.livemode });
 
 /**

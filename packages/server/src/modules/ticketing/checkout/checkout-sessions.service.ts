@@ -1,15 +1,22 @@
 import type { CheckoutSession } from '@svc/contract';
+import { linkBaseOf, type ServedDomain } from '../../../core/branding';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
-import { describeSession, findTestSession } from './checkout-sessions.repository';
+import { describeSession, findTestSession, sessionOrganization } from './checkout-sessions.repository';
 
 // Pay-later opens sessions for its payments and links to their page.
 export { openSession } from './checkout-sessions.repository';
 export { checkoutUrl } from '../booking/checkout-sessions';
 
-/** `GET /v1/checkout/sessions/{id}`: what the checkout page shows. */
-export async function retrieveSession(ctx: AppContext, id: string): Promise<CheckoutSession> {
+/**
+ * `GET /v1/checkout/sessions/{id}`: what the checkout page shows. On a custom domain, only the domain's tenant's
+ * (and organization's) sessions; its `url` is on the most specific domain serving checkout.
+ */
+export async function retrieveSession(ctx: AppContext, id: string, domain?: ServedDomain): Promise<CheckoutSession> {
   const session = await findTestSession(ctx.db, id);
-  if (!session) throw ApiError.notFound('checkout session', id);
-  return describeSession(ctx.db, session, ctx.config.baseUrl);
+  const organizationId = session ? await sessionOrganization(ctx.db, session) : null;
+  const foreign = domain && session && (session.tenant_id !== domain.tenantId || session.livemode !== domain.livemode || (domain.organizationId && domain.organizationId !== organizationId));
+  if (!session || foreign) throw ApiError.notFound('checkout session', id);
+  const base = await linkBaseOf(ctx, { tenantId: session.tenant_id, livemode: session.livemode }, organizationId, 'checkout', domain);
+  return describeSession(ctx.db, session, base);
 }

@@ -1,5 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema';
+import type { EffectiveBranding } from '@svc/contract';
+import { brandOf } from '../../../core/branding';
+import type { AppContext } from '../../../core/context';
 import type { SecretBox } from '../../../core/secret-box';
 import type { Scope } from '../../../core/scope';
 import { writeMessages, type NewMessage } from '../../identity';
@@ -24,26 +27,38 @@ const money = (amount: number, currency: string) => `${currency} ${(amount / 100
 export async function writePaidOrderMessages(
   trx: Transaction<DB>,
   scope: Scope,
-  secrets: SecretBox,
+  ctx: Pick<AppContext, 'secrets' | 'whitelabel'>,
   order: OrderRow,
   tickets: readonly TicketRow[],
   event: EventRow,
   ticketType: TicketTypeRow,
 ): Promise<void> {
-  await writeMessages(trx, scope, paidOrderMessages(secrets, order, tickets, event, ticketType));
+  const brand = await brandOf(ctx, scope, event.organization_id);
+  await writeMessages(trx, scope, paidOrderMessages(ctx.secrets, order, tickets, event, ticketType, brand));
 }
 
 /** The messages of several paid orders of one scope, in one insert. */
 export async function writePaidOrdersMessages(
   trx: Transaction<DB>,
   scope: Scope,
-  secrets: SecretBox,
+  ctx: Pick<AppContext, 'secrets' | 'whitelabel'>,
   orders: ReadonlyArray<{ order: OrderRow; tickets: readonly TicketRow[]; event: EventRow; ticketType: TicketTypeRow }>,
 ): Promise<void> {
-  await writeMessages(trx, scope, orders.flatMap((o) => paidOrderMessages(secrets, o.order, o.tickets, o.event, o.ticketType)));
+  // Each organization's brand once (a batch is mostly one event's orders).
+  const brands = new Map<string, Promise<EffectiveBranding>>();
+  const brandOfOrg = (id: string) => brands.get(id) ?? brands.set(id, brandOf(ctx, scope, id)).get(id)!;
+  const messages = await Promise.all(orders.map(async (o) => paidOrderMessages(ctx.secrets, o.order, o.tickets, o.event, o.ticketType, await brandOfOrg(o.event.organization_id))));
+  await writeMessages(trx, scope, messages.flat());
 }
 
-function paidOrderMessages(secrets: SecretBox, order: OrderRow, tickets: readonly TicketRow[], event: EventRow, ticketType: TicketTypeRow): NewMessage[] {
+function paidOrderMessages(
+  secrets: SecretBox,
+  order: OrderRow,
+  tickets: readonly TicketRow[],
+  event: EventRow,
+  ticketType: TicketTypeRow,
+  brand: EffectiveBranding,
+): NewMessage[] {
   const buyer = contactOf(order.buyer_email, order.buyer_phone);
   const messages: NewMessage[] = [];
   for (const ticket of tickets) {
@@ -57,6 +72,7 @@ function paidOrderMessages(secrets: SecretBox, order: OrderRow, tickets: readonl
       body: `${name ? `${name}, here` : 'Here'} is your ${ticketType.name} ticket for ${event.name} (booking ${order.code}). Ticket code: ${openTicketSecret(secrets, ticket)}`,
       sensitive: true,
       related: [order.id, ticket.id],
+      brand,
     });
   }
   if (buyer) {
@@ -66,6 +82,7 @@ function paidOrderMessages(secrets: SecretBox, order: OrderRow, tickets: readonl
       subject: `Receipt for booking ${order.code}`,
       body: `Booking ${order.code}: ${order.quantity} × ${ticketType.name} for ${event.name}. Paid ${money(order.amount_paid, order.currency)}.`,
       related: [order.id],
+      brand,
     });
   }
   return messages;

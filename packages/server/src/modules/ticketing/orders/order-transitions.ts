@@ -73,7 +73,7 @@ async function shownOrder(trx: Transaction<DB>, scope: Scope, paid: OrderRow, ti
  */
 export async function markOrderPaid(
   trx: Transaction<DB>,
-  ctx: Pick<AppContext, 'secrets' | 'clock'>,
+  ctx: Pick<AppContext, 'secrets' | 'clock' | 'whitelabel'>,
   scope: Scope,
   orderId: string,
   opts: { amountPaid?: number; locked?: LockedOrder } = {},
@@ -101,7 +101,7 @@ export async function markOrderPaid(
   const event = opts.locked?.event ?? (await findEventById(trx, scope, order.event_id))!;
   const ticketType = opts.locked?.ticketType ?? (await findTicketType(trx, scope, order.event_id, order.ticket_type_id))!;
   const holders = await issuePaidTickets(trx, scope, paid, unpaid, event, ticketType, now);
-  await writePaidOrderMessages(trx, scope, ctx.secrets, paid, holders.tickets, event, ticketType);
+  await writePaidOrderMessages(trx, scope, ctx, paid, holders.tickets, event, ticketType);
   const shown = await shownOrder(trx, scope, paid, holders.tickets);
   // The stream's grants and the order's event in one statement.
   await emitPreparedEvents(trx, [
@@ -131,7 +131,7 @@ export type EventRequest = PreparedEvent['envelope']['request'];
  */
 export async function markHeldOrdersPaid(
   trx: Transaction<DB>,
-  ctx: Pick<AppContext, 'secrets' | 'clock'>,
+  ctx: Pick<AppContext, 'secrets' | 'clock' | 'whitelabel'>,
   scope: Scope,
   locked: readonly LockedOrder[],
   requests: readonly EventRequest[],
@@ -163,7 +163,7 @@ export async function markHeldOrdersPaid(
     ticketType: l.ticketType,
   }));
   const holders = await issuePaidTicketsOfOrders(trx, scope, orders, now);
-  await writePaidOrdersMessages(trx, scope, ctx.secrets, orders.map((o, i) => ({ ...o, tickets: holders[i]!.tickets })));
+  await writePaidOrdersMessages(trx, scope, ctx, orders.map((o, i) => ({ ...o, tickets: holders[i]!.tickets })));
   const shown: Order[] = [];
   for (const [i, o] of orders.entries()) shown.push(await shownOrder(trx, scope, o.order, holders[i]!.tickets));
   const withRequest = (e: PreparedEvent, i: number): PreparedEvent => ({ ...e, envelope: { ...e.envelope, request: requests[i] ?? null } });
