@@ -12,6 +12,15 @@ export function formatMoney(minor: number, currency: string): string {
   }
 }
 
+/** An amount the analytics answer in major units (`1500.5`), as a person reads it. */
+export function formatMajor(value: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase(), currencyDisplay: 'code' }).format(value);
+  } catch {
+    return `${currency.toUpperCase()} ${value.toFixed(2)}`;
+  }
+}
+
 /** What a person types (`1500`, `1,500.50`) in the currency's minor unit; `null` when it is not an amount. */
 export function parseMoney(text: string, currency: string): number | null {
   const clean = text.replace(/[,\s]/g, '');

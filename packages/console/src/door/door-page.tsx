@@ -62,8 +62,9 @@ export function DoorPage() {
     });
     setWaiting((await queue.all()).length);
     if (results.length > 0) {
-      const refused = results.filter((r) => r.status === 'error').length;
-      setOutcome({ tone: refused ? 'bad' : 'ok', title: `Synced ${results.length} offline scan${results.length > 1 ? 's' : ''}`, detail: refused ? `${refused} refused.` : 'All accepted.' });
+      const refused = results.filter((r) => r.status === 'error');
+      const detail = refused.length ? `${refused.length} refused: ${[...new Set(refused.map((r) => refusalText(r.reason)))].join(' ')}` : 'All accepted.';
+      setOutcome({ tone: refused.length ? 'bad' : 'ok', title: `Synced ${results.length} offline scan${results.length > 1 ? 's' : ''}`, detail });
     }
   }, [sync]);
 

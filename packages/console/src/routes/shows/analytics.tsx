@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { tsr } from '../../api/client';
-import { formatMoney } from '../../format';
+import { formatMajor } from '../../format';
 import { useCan, useEnvironment } from '../../shell';
 import { EmptyState, ErrorNote, Field, Loading, PageHeader } from '../../ui/ui';
 
 type Organization = { id: string; name: string };
 type Body<T> = { body: { data: T } } | undefined;
 
-/** Sales over time, revenue by day, per-event results and conversions for one organizer over a period. */
+/** Sales over time (analytics count money in major units, unlike the API's objects), revenue by day, per-event results and conversions for one organizer over a period. */
 export function AnalyticsPage() {
   const environment = useEnvironment();
   const canOrgs = useCan('organizations:read');
@@ -114,7 +114,7 @@ export function AnalyticsPage() {
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis dataKey="date" />
                 <YAxis />
-                <Tooltip formatter={(v) => formatMoney(Number(v), revenueRows[0]!.currency)} />
+                <Tooltip formatter={(v) => formatMajor(Number(v), revenueRows[0]!.currency)} />
                 <Bar dataKey="revenue" fill="#1f8a5b" />
               </BarChart>
             </ResponsiveContainer>
@@ -140,7 +140,7 @@ export function AnalyticsPage() {
                 <tr key={e.event_id}>
                   <td>{e.event_name}</td>
                   <td>{e.tickets_sold}</td>
-                  <td>{e.revenue === undefined ? '—' : formatMoney(e.revenue, e.currency)}</td>
+                  <td>{e.revenue === undefined ? '—' : formatMajor(e.revenue, e.currency)}</td>
                   <td>{e.checkin_rate_pct === null ? '—' : `${e.checkin_rate_pct}%`}</td>
                 </tr>
               ))}
