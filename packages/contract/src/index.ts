@@ -19,6 +19,7 @@ export * from './events';
 export * from './platform/webhook-endpoints.schemas';
 export * from './platform/webhook-endpoints.contract';
 export * from './platform/event-log.contract';
+export * from './platform/request-logs.contract';
 export * from './ticketing';
 export * from './ticketing/orders.schemas';
 export * from './ticketing/booking.contract';

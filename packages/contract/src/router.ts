@@ -4,6 +4,7 @@ import { keysContract } from './platform/keys.contract';
 import { operatorContract } from './platform/operator.contract';
 import { webhookEndpointsContract } from './platform/webhook-endpoints.contract';
 import { eventLogContract } from './platform/event-log.contract';
+import { requestLogsContract } from './platform/request-logs.contract';
 import { streamsContract } from './streams';
 import { accessContract } from './access';
 import { identityContract } from './identity';
@@ -31,6 +32,7 @@ const groups = {
   operator: operatorContract,
   webhookEndpoints: webhookEndpointsContract,
   eventLog: eventLogContract,
+  requestLogs: requestLogsContract,
   streams: streamsContract,
   access: accessContract,
   identity: identityContract,
@@ -63,6 +65,7 @@ export type ContractGroups = {
   operator: typeof operatorContract;
   webhookEndpoints: typeof webhookEndpointsContract;
   eventLog: typeof eventLogContract;
+  requestLogs: typeof requestLogsContract;
   streams: typeof streamsContract;
   access: typeof accessContract;
   identity: typeof identityContract;

@@ -15,6 +15,7 @@ import { newId } from './core/ids';
 import { rateLimit } from './core/rate-limit';
 import { refusedBodies } from './core/refused-body';
 import { requestLog } from './core/request-log';
+import { recordRequests } from './core/request-records';
 import { RouteTable } from './core/route-groups';
 import { routesOf, unknownRoute } from './core/unknown-route';
 import { publishableCors } from './core/cors';
@@ -49,6 +50,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestLog(ctx.log, ctx.config.SVC_LOG_SUMMARY_SECONDS));
   // A tenant's custom domain names the tenant and limits the paths served on it.
   app.use(customDomains(ctx));
+  app.use(recordRequests(ctx));
   // Browsers may call the publishable-key routes; before the body parser so its errors carry CORS headers too.
   app.use(publishableCors(routesOf(contract)));
   // Routes that take a raw body (test-mode direct uploads) come before the JSON body parser.

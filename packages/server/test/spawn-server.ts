@@ -28,9 +28,9 @@ export interface RunningServer {
 
 /**
  * The real server as its own process on a fresh database, with an operator token: SDKs and examples are
- * tested the way tenants use them (`@svc/server/testing`).
+ * tested the way tenants use them (`@svc/server/testing`). `env` adds settings (the console's tests give it an SMTP server).
  */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const database = `svc_sdk_${randomBytes(6).toString('hex')}`;
   await admin(`CREATE DATABASE ${database}`);
   const url = new URL(ADMIN_URL);
@@ -47,6 +47,7 @@ export async function startServer(): Promise<RunningServer> {
       SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-sdk-')),
       // The media network (when installed) runs with its own nginx on a free port, its files in the temp data directory.
       SVC_MEDIA_RTMP_PORT: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   'members:write',
   'organizations:read',
   'organizations:write',
+  'developers:read',
+  'developers:write',
   'organization_members:read',
   'organization_members:write',
   'customers:read',
@@ -37,7 +39,7 @@ const READS: Permission[] = PERMISSIONS.filter((p) => p.endsWith(':read'));
 export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  developer: [...READS, 'identity:write', 'customers:write'],
+  developer: [...READS, 'identity:write', 'customers:write', 'developers:write'],
   support: [...READS, 'customers:write', 'contents:review'],
   viewer: READS,
 };

@@ -32,7 +32,7 @@ export const ApiKeySchema = z
       return z
         .union([z.string(), ApiKeySchema])
         .nullable()
-        .describe('The key that created this one (expandable), or `null` when the operator created it.');
+        .describe('The key that created this one (expandable), or `null` when the operator or a signed-in member created it.');
     },
     expires_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
@@ -60,8 +60,9 @@ export const CreateApiKeySchema = z
 const IdParams = z.object({ id: z.string().max(255) });
 const ExpandQuery = z.object({ expand: ExpandQuerySchema });
 
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'platform:read' });
-const write = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'platform:write' });
+/** Keys, restricted keys with the scope, and members whose role grants `developers:read` / `developers:write` (the console). */
+const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'platform:read', permission: 'developers:read' });
+const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'platform:write', permission: 'developers:write' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 
 export const keysContract = c.router(

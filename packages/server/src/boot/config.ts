@@ -39,6 +39,10 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seconds between the `requests summary` log lines of frequent routes (heartbeats), whose own lines are at `debug`. */
   SVC_LOG_SUMMARY_SECONDS: z.coerce.number().min(0.01).max(86_400).default(60),
+  /**
+   * Days the request log keeps each API request (`GET /v1/request_logs`), purged hourly; `0` records none.
+   */
+  SVC_REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(400).default(30),
   SVC_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /**
    * What this process runs (`boot/roles/`): `api` (requests), `worker` (jobs and background work), `media` (the

@@ -31,6 +31,7 @@ import * as encryptionKeyCheck from './migrations/2026_11_28_20_encryption_key_c
 import * as accessOpenSessionsIndexPlans from './migrations/2026_11_29_10_access_open_sessions_index_plans';
 import * as whitelabel from './migrations/2026_12_02_45_whitelabel';
 import * as leaseWebhookSlotsIndexPlans from './migrations/2026_11_29_20_lease_webhook_slots_index_plans';
+import * as requestLogs from './migrations/2026_12_02_80_request_logs';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_29_10_access_open_sessions_index_plans': accessOpenSessionsIndexPlans,
   '2026_11_29_20_lease_webhook_slots_index_plans': leaseWebhookSlotsIndexPlans,
   '2026_12_02_45_whitelabel': whitelabel,
+  '2026_12_02_80_request_logs': requestLogs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

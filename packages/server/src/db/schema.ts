@@ -175,8 +175,24 @@ export interface MomentsTable {
   updated_at: Timestamp;
 }
 
+/** One API request made with a tenant's key or a member's token (the request log). */
+export interface RequestLogsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  method: string;
+  path: string;
+  status: number;
+  api_key_id: string | null;
+  user_id: string | null;
+  latency_ms: number;
+  error: Json<Record<string, unknown> | null> | null;
+  created_at: Timestamp;
+}
+
 export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables {
   tenants: TenantsTable;
+  request_logs: RequestLogsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   list_versions: ListVersionsTable;

@@ -19,7 +19,7 @@ const throwaway: ModuleDefinition = {
 /** The contract groups each listed module serves. */
 const SERVED: Record<string, object> = {
   access: { access: 1 },
-  platform: { platform: 1, keys: 1, operator: 1 },
+  platform: { platform: 1, keys: 1, operator: 1, requestLogs: 1 },
   webhooks: { webhookEndpoints: 1, eventLog: 1 },
   streams: { streams: 1 },
   identity: { identity: 1, customers: 1, organizations: 1 },

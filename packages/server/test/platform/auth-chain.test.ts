@@ -18,6 +18,7 @@ const sent = (c: Partial<RequestCredentials>): RequestCredentials => ({
   bearer: undefined,
   publishable: undefined,
   tenantHeader: undefined,
+  environment: undefined,
   ip: '127.0.0.1',
   ...c,
 });

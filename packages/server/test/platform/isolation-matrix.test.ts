@@ -71,6 +71,8 @@ const COVERED_ELSEWHERE = [
   '/v1/creator/bookings/:code',
   // A paid order's refunds: test/ticketing/refunds.test.ts ("refuses more than is left to refund").
   '/v1/orders/:id/refunds',
+  // A request's log row: test/platform/request-logs.test.ts ("answers 404 for … another tenant's, or the other environment's").
+  '/v1/request_logs/:id',
 ];
 const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
 

@@ -137,6 +137,29 @@ describe('organizer analytics figures', () => {
     expect(refused.error).toMatchObject({ code: 'validation_failed', param: 'source' });
   });
 
+  it('counts a visitor who came back on other days, or to another event, once over the period', async () => {
+    const tenant = await roomyTenant();
+    const org = await makeOrganization(t, tenant, { timezone: 'Africa/Nairobi' });
+    const e1 = await makePublishedEvent(t, tenant, org.id, { name: 'Jazz Night' });
+    const e2 = await makePublishedEvent(t, tenant, org.id, { name: 'Poetry Slam' });
+    const row = (e: typeof e1) => ({ ...e.event, tenant_id: tenant.tenant.id, livemode: false, organization_id: org.id }) as never;
+    // Each view written on its own: views of one batch count a visitor once per event already.
+    const view = async (e: typeof e1, agent: string, day: number) => {
+      countPageView(t.ctx, row(e), { ip: '10.0.0.7', userAgent: agent, source: undefined }, at(day, 12));
+      await writePageViews(t);
+    };
+    // The regular: Jazz Night on three days and Poetry Slam today; a newcomer once today.
+    for (const day of [-2, -1, 0]) await view(e1, 'regular', day);
+    await view(e2, 'regular', 0);
+    await view(e1, 'newcomer', 0);
+    setClock(new Date());
+    const conversions = async (extra: Record<string, string> = {}) =>
+      expectStatus(await get('/v1/organizer/analytics/conversions', sk(tenant), { organization: org.id, period: '3d', ...extra }), 200).data;
+    expect(await conversions()).toMatchObject({ page_views: 5, unique_visitors: 2 });
+    expect(await conversions({ event_id: e1.event.id })).toMatchObject({ page_views: 4, unique_visitors: 2 });
+    expect(await conversions({ event_id: e2.event.id })).toMatchObject({ page_views: 1, unique_visitors: 1 });
+  });
+
   it('counts a source by its host, in lowercase, without www., control characters as one space', () => {
     expect(trafficSourceOf(undefined)).toBeNull();
     expect(trafficSourceOf('   ')).toBeNull();

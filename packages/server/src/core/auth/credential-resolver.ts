@@ -14,6 +14,8 @@ export interface RequestCredentials {
   tenantHeader: string | undefined;
   /** The active custom domain the request came on: it counts as a tenant header naming its tenant. */
   domain?: ServedDomain;
+  /** `Svc-Environment: test|live`: the environment a tenant's staff member acts in with their access token. */
+  environment: string | undefined;
   ip: string;
 }
 
@@ -32,10 +34,11 @@ export type CredentialResolver = (
 /**
  * The slot for identity access tokens: core defines it, the identity module fills it (`AuthSlots.userTokens`).
  * `verify` checks the token (signature, expiry, tenant) and returns the signed-in person, or throws
- * `401 invalid_access_token`. `tenantHeader` is the request's tenant header, for tokens valid in several tenants.
+ * `401 invalid_access_token`. `tenantHeader` is the request's tenant header, for tokens valid in several tenants;
+ * `environment` the `Svc-Environment` header, which a tenant's staff member may send to act in the other environment.
  */
 export interface UserTokenResolver {
-  verify(token: string, context: { tenantHeader: string | undefined; ip: string }): Promise<UserPrincipal>;
+  verify(token: string, context: { tenantHeader: string | undefined; environment?: string; ip: string }): Promise<UserPrincipal>;
 }
 
 /** The slot for tenant codes (`X-Tenant-Code: acme`): the identity module fills it (`AuthSlots.tenantCodes`). */
@@ -68,6 +71,7 @@ export function readCredentials(req: Request): RequestCredentials {
     publishable: firstHeader(req, 'svc-publishable-key'),
     tenantHeader: firstHeader(req, 'x-tenant-code') ?? firstHeader(req, 'svc-tenant'),
     domain: req.domain,
+    environment: firstHeader(req, 'svc-environment'),
     ip: req.ip ?? 'unknown',
   };
 }

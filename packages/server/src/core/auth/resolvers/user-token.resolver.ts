@@ -6,12 +6,12 @@ import { looksLikeJwt, type CredentialResolver } from '../credential-resolver';
  * it through `ctx.auth.userTokens`. Until one is installed, a route that takes `user` refuses the token as
  * such, and any other route answers as it always did for a bearer that is not an API key.
  */
-export const resolveUserToken: CredentialResolver = async (ctx, { bearer, publishable, tenantHeader, ip }, access) => {
+export const resolveUserToken: CredentialResolver = async (ctx, { bearer, publishable, tenantHeader, environment, ip }, access) => {
   if (!bearer || publishable !== undefined || !looksLikeJwt(bearer)) return undefined;
   const verifier = ctx.auth.userTokens;
   if (verifier) {
     try {
-      return await verifier.verify(bearer, { tenantHeader, ip });
+      return await verifier.verify(bearer, { tenantHeader, environment, ip });
     } catch (err) {
       // On a route that takes no access token, a token that is not one (a customer token without its
       // publishable key, garbage) is an unknown bearer, as it always was.

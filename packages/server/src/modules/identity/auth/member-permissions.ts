@@ -52,6 +52,11 @@ async function memberRoles(ctx: AppContext, tenantId: string, userId: string): P
   return rows;
 }
 
+/** The person holds a role in the tenant itself (staff), not only in some of its organizations. */
+export async function isTenantStaff(ctx: AppContext, tenantId: string, userId: string): Promise<boolean> {
+  return (await memberRoles(ctx, tenantId, userId)).some((r) => r.organization_id === null);
+}
+
 /** `403 missing_permission` unless the tenant role, or the role in this organization, grants `permission`. */
 export async function requireOrganizationPermission(ctx: AppContext, tenantId: string, userId: string, organizationId: string, permission: string) {
   const rows = await memberRoles(ctx, tenantId, userId);

@@ -9,7 +9,13 @@ import { isUniqueViolation } from '../../../core/db-errors';
 import { ApiError } from '../../../core/errors';
 import { expand, type ExpandSpec } from '../../../core/expand';
 import { isIdOf, newId } from '../../../core/ids';
-import type { KeyPrincipal } from '../../../core/principal';
+import type { KeyPrincipal, UserPrincipal } from '../../../core/principal';
+
+/** Who manages keys: a key, or a member signed in to the console whose role grants `developers:write`. */
+type KeyManager = KeyPrincipal | UserPrincipal;
+
+/** The key that made a key, or `null` when a member or the operator did. */
+const creatorOf = (principal: KeyManager) => ('key' in principal ? principal.key.id : null);
 import type { Scope } from '../../../core/scope';
 import * as repo from './keys.repository';
 import { keyStatus, serializeKey } from './keys.serializer';
@@ -36,7 +42,7 @@ export async function expandKeys(db: Executor, scope: Scope, keys: ApiKey[], pat
 }
 
 /** A restricted key may hand out only what it holds: restricted keys within its scopes, or publishable keys. */
-function checkGrantable(principal: KeyPrincipal, type: ApiKeyType, scopes: readonly ScopeName[] | undefined): void {
+function checkGrantable(principal: KeyManager, type: ApiKeyType, scopes: readonly ScopeName[] | undefined): void {
   if (principal.kind !== 'restricted' || type === 'publishable') return;
   const held = principal.key.scopes ?? [];
   const beyond = type === 'secret' ? ['every scope'] : (scopes ?? []).filter((s) => !hasScope(held, s));
@@ -77,7 +83,7 @@ async function insertNewKey(db: Executor, scope: Scope, fields: Omit<repo.NewKey
  * A restricted key's limits travel with what it creates: a key made by it is confined to the creator's IP
  * allowlist and ends no later than the creator does, so a narrow key cannot mint itself a freer one.
  */
-function inheritedLimits(principal: KeyPrincipal, input: CreateKeyInput) {
+function inheritedLimits(principal: KeyManager, input: CreateKeyInput) {
   const requestedExpiry = input.expires_at ? new Date(input.expires_at) : null;
   if (principal.kind !== 'restricted') return { ip_allowlist: input.ip_allowlist ?? null, expires_at: requestedExpiry };
   const { ipAllowlist, expiresAt } = principal.key;
@@ -88,7 +94,7 @@ function inheritedLimits(principal: KeyPrincipal, input: CreateKeyInput) {
   return { ip_allowlist: input.ip_allowlist ?? (ipAllowlist ? [...ipAllowlist] : null), expires_at: expires };
 }
 
-export async function createKey(db: Database, principal: KeyPrincipal, input: CreateKeyInput) {
+export async function createKey(db: Database, principal: KeyManager, input: CreateKeyInput) {
   validateShape(input);
   checkGrantable(principal, input.type, input.scopes);
   const { row, secret } = await insertNewKey(db, principal.scope, {
@@ -96,7 +102,7 @@ export async function createKey(db: Database, principal: KeyPrincipal, input: Cr
     name: input.name ?? null,
     scopes: input.scopes ?? null,
     ...inheritedLimits(principal, input),
-    created_by: principal.key.id,
+    created_by: creatorOf(principal),
     external_id: input.external_id ?? null,
     metadata: JSON.stringify(input.metadata ?? {}),
   });
@@ -137,7 +143,7 @@ export async function listKeys(db: Executor, scope: Scope, page: { page: number;
 }
 
 /** Revoking is final and idempotent; every process forgets the key once the change commits. */
-export async function revokeKey(db: Database, principal: KeyPrincipal, id: string) {
+export async function revokeKey(db: Database, principal: KeyManager, id: string) {
   const scope = principal.scope;
   return db.transaction().execute(async (trx) => {
     const row = await getRow(trx, scope, id, true);
@@ -151,7 +157,7 @@ export async function revokeKey(db: Database, principal: KeyPrincipal, id: strin
 }
 
 /** A new key like the old one; the old one expires after `expiresInSeconds` (never later than it already would). */
-export async function rollKey(db: Database, principal: KeyPrincipal, id: string, expiresInSeconds = 0) {
+export async function rollKey(db: Database, principal: KeyManager, id: string, expiresInSeconds = 0) {
   const scope = principal.scope;
   return db.transaction().execute(async (trx) => {
     const old = await getRow(trx, scope, id, true);
@@ -167,7 +173,7 @@ export async function rollKey(db: Database, principal: KeyPrincipal, id: string,
       ip_allowlist: old.ip_allowlist,
       // A key that was made to expire stays so: rolling replaces it, it does not extend it.
       expires_at: old.expires_at,
-      created_by: principal.key.id,
+      created_by: creatorOf(principal),
       external_id: null,
       metadata: JSON.stringify(old.metadata),
     });

@@ -29,10 +29,16 @@ export async function salesTotals(db: Executor, f: Filter, w: Window): Promise<S
   return { tickets: num(r.tickets), orders: num(r.orders), revenue: num(r.revenue), gross: num(r.gross), couponOrders: num(r.coupon_orders) };
 }
 
+/**
+ * Page views, and the distinct visitors of the window: a person who came back on three days is one visitor of the
+ * week, not three (the daily rollups count each day's visitors; summing them counted returns again).
+ */
 export async function viewTotals(db: Executor, f: Filter, w: Window): Promise<{ views: number; visitors: number }> {
   const { rows } = await sql<Record<string, string>>`
-    select sum(page_views) as views, sum(unique_visitors) as visitors
-    from event_daily_views where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}`.execute(db);
+    select
+      (select sum(page_views) from event_daily_views where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}) as views,
+      (select count(distinct d.visitor_hash) from event_day_visitors d join ticketed_events e on e.id = d.event_id
+        where e.organization_id = ${f.organizationId} and d.${inWindow(w)} ${f.eventId ? sql`and d.event_id = ${f.eventId}::uuid` : sql``}) as visitors`.execute(db);
   return { views: num(rows[0]!.views), visitors: num(rows[0]!.visitors) };
 }
 
@@ -65,8 +71,9 @@ export async function eventFigures(db: Executor, f: Filter, w: Window) {
       from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
     ) s on s.event_id = e.id
     left join (
-      select event_id, sum(unique_visitors) as visitors
-      from event_daily_views where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
+      select d.event_id, count(distinct d.visitor_hash) as visitors
+      from event_day_visitors d join ticketed_events de on de.id = d.event_id
+      where de.organization_id = ${f.organizationId} and d.${inWindow(w)} group by d.event_id
     ) v on v.event_id = e.id
     left join capacity_buckets b on b.id = 'e:' || e.id::text
     left join lateral (select sum(tickets_checked_in) as tickets_checked_in from event_checkin_counts where event_id = e.id) c on true

@@ -1,0 +1,69 @@
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { store } from './api/client';
+import { stringParams } from './search';
+import { Shell } from './shell';
+import { SignInPage } from './routes/sign-in';
+
+const root = createRootRoute({ component: Outlet });
+
+const signIn = createRoute({ getParentRoute: () => root, path: '/sign-in', validateSearch: stringParams(['next']), component: SignInPage });
+
+/** Every screen but sign-in needs a member; a missing session goes to sign-in and comes back after. */
+const app = createRoute({
+  getParentRoute: () => root,
+  id: 'app',
+  component: Shell,
+  beforeLoad: ({ location }) => {
+    if (!store.session) throw redirect({ to: '/sign-in', search: { next: location.href } });
+  },
+});
+
+const home = createRoute({ getParentRoute: () => app, path: '/', component: lazyRouteComponent(() => import('./routes/home'), 'HomePage') });
+
+// Developers
+const keys = createRoute({ getParentRoute: () => app, path: '/developers/keys', component: lazyRouteComponent(() => import('./routes/developers/keys'), 'KeysPage') });
+const requestLogs = createRoute({
+  getParentRoute: () => app,
+  path: '/developers/requests',
+  validateSearch: stringParams(['id', 'status', 'path', 'method']),
+  component: lazyRouteComponent(() => import('./routes/developers/request-logs'), 'RequestLogsPage'),
+});
+
+// Shows
+const events = createRoute({
+  getParentRoute: () => app,
+  path: '/shows/events',
+  validateSearch: stringParams(['status']),
+  component: lazyRouteComponent(() => import('./routes/shows/events'), 'EventsPage'),
+});
+const event = createRoute({ getParentRoute: () => app, path: '/shows/events/$event', component: lazyRouteComponent(() => import('./routes/shows/event-detail'), 'EventDetailPage') });
+const analytics = createRoute({ getParentRoute: () => app, path: '/shows/analytics', component: lazyRouteComponent(() => import('./routes/shows/analytics'), 'AnalyticsPage') });
+
+// Money
+const orders = createRoute({
+  getParentRoute: () => app,
+  path: '/money/payments',
+  validateSearch: stringParams(['status', 'event']),
+  component: lazyRouteComponent(() => import('./routes/money/payments'), 'PaymentsPage'),
+});
+
+// At the door: its own full-screen page, for a phone.
+const door = createRoute({
+  getParentRoute: () => root,
+  path: '/door',
+  validateSearch: stringParams(['event']),
+  beforeLoad: ({ location }) => {
+    if (!store.session) throw redirect({ to: '/sign-in', search: { next: location.href } });
+  },
+  component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
+});
+
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, events, event, analytics, orders])]);
+
+export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
