@@ -1,4 +1,5 @@
-import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHmac, generateKeyPair, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -31,6 +32,13 @@ export function accountSigningKey() {
   return { id: hex(), pem: Buffer.from(pem).toString('base64'), publicKey };
 }
 
+/** The same, made off the event loop: RSA generation blocks for seconds on a loaded machine, stalling every request. */
+async function accountSigningKeyAsync() {
+  const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
+  const pem = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  return { id: hex(), pem: Buffer.from(pem).toString('base64') };
+}
+
 /**
  * A local stand-in for the video account's API: the documented paths under `/accounts/{id}`, the JSON
  * envelope `{success, errors, messages, result}`, its status codes, and a log of what it received. Tests
@@ -52,6 +60,9 @@ export class FakeVideoAccount {
 
   /** The key the tenant registers: already on the account. */
   readonly signingKey = accountSigningKey();
+
+  /** The key the next `POST /keys` hands out, made ahead so that the answer does not wait on the generation. */
+  private nextKey = accountSigningKeyAsync();
 
   async start(): Promise<this> {
     this.keys.set(this.signingKey.id, { id: this.signingKey.id, pem: this.signingKey.pem });
@@ -128,7 +139,8 @@ export class FakeVideoAccount {
     let m: RegExpMatchArray | null;
     if (route === 'GET /keys') return this.send(res, 200, [...this.keys.values()].map((k) => ({ id: k.id, created: new Date().toISOString() })));
     if (route === 'POST /keys') {
-      const key = accountSigningKey();
+      const key = await this.nextKey;
+      this.nextKey = accountSigningKeyAsync();
       this.keys.set(key.id, { id: key.id, pem: key.pem });
       return this.send(res, 200, { id: key.id, pem: key.pem, jwk: 'unused', created: new Date().toISOString() });
     }
