@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { startEmbeddedPostgres } from '../src/embedded-postgres';
+import { startEmbeddedPostgres } from '../src/boot/embedded-postgres';
 
 const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const host = url.hostname;
