@@ -158,6 +158,29 @@ export const OUTSIDE_CONTRACT: Record<string, Partial<Record<'get' | 'put' | 'po
   },
   '/checkout/assets/checkout.js': { get: page('Payments', 'checkout.script', 'The checkout page\'s script', 'application/javascript') },
   '/checkout/assets/checkout.css': { get: page('Payments', 'checkout.styles', 'The checkout page\'s styles', 'text/css') },
+  '/console': { get: page('Documentation', 'console.app', 'The console: the web dashboard of tenant staff', 'text/html') },
+  '/console/{path}': {
+    get: {
+      ...page('Documentation', 'console.screens', 'A screen or static file of the console (each screen is a page of the one app)', 'text/html'),
+      parameters: [pathParam('path', 'The screen\'s path within the console, or a static file under `assets/`.')],
+    },
+  },
+  '/.well-known/svc-domain-check': {
+    get: {
+      ...page('Whitelabel', 'domains.checkToken', 'The check token of the custom domain the request came on', 'text/plain'),
+      description: 'Answered on a verified or active custom domain\'s host only: the domain check fetches it to prove that the host reaches this deployment.',
+    },
+  },
+  '/internal/domains/allow': {
+    get: {
+      ...page('Whitelabel', 'domains.allowCertificate', 'Whether a TLS proxy may ask for a certificate for a hostname', 'text/plain'),
+      description:
+        'A reverse proxy\'s question before it asks for a certificate on demand (Caddy\'s `ask`): `200` for verified and active custom domains, `404` for any other. ' +
+        'Answered to loopback callers, or to the operator token.',
+      parameters: [queryParam('domain', 'The hostname the proxy was asked for.', true)],
+      responses: { '200': text('text/plain', 'A certificate may be issued.'), '403': text('text/plain', 'Not a loopback caller or the operator.'), '404': text('text/plain', 'Not an active custom domain.') },
+    },
+  },
 };
 
 function page(tag: Tag, operationId: string, summary: string, type: string): Operation {
