@@ -123,7 +123,7 @@ async function main() {
     return running;
   };
   const svc = await startSvc({}, values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
-  const ceilings = await start(process.execPath, ['--import', 'tsx', 'src/ceilings.ts'], { DATABASE_URL: database.url }, join(ROOT, 'bench'));
+  const ceilings = await start(process.execPath, ['--import', 'tsx', 'src/ceilings.ts'], { DATABASE_URL: database.url }, join(ROOT, 'packages/bench'));
   servers.push(ceilings);
 
   const operator = new Api(svc.url, `Bearer ${operatorToken}`);
