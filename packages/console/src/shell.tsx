@@ -27,6 +27,8 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
     links: [
       { to: '/developers/keys', label: 'API keys', permission: 'developers:read' },
       { to: '/developers/requests', label: 'Request log', permission: 'developers:read' },
+      { to: '/developers/events', label: 'Event log', permission: 'developers:read' },
+      { to: '/developers/webhooks', label: 'Webhooks', permission: 'developers:read' },
     ],
   },
 ];
