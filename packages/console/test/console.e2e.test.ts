@@ -163,6 +163,9 @@ describe('the console', () => {
     await page.getByLabel('Quantity').fill('100');
     await page.getByRole('button', { name: 'Add ticket type' }).click();
     await page.getByRole('cell', { name: 'KES 1,500.00' }).waitFor();
+    await page.getByLabel('Coupon code').fill('EARLY');
+    await page.getByRole('button', { name: 'Add coupon' }).click();
+    await page.getByText('10% off').waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('published', { exact: true }).first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);
