@@ -24,7 +24,7 @@ const { values } = parseArgs({
     /**
      * Scenarios to run, comma-separated: floor, heartbeat, session-open, access-check, entitlement-grant,
      * list-live-streams, ticket-rush, payment-confirmations, public-event-page, signed-in-read, door-scans,
-     * rate-limits, hostile, webhook-fan-out.
+     * rate-limits, hostile, console-first-load, webhook-fan-out.
      */
     only: { type: 'string' },
     'big-history': { type: 'string', default: '1000000' },

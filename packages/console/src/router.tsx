@@ -29,6 +29,19 @@ const requestLogs = createRoute({
   component: lazyRouteComponent(() => import('./routes/developers/request-logs'), 'RequestLogsPage'),
 });
 
+const eventLog = createRoute({
+  getParentRoute: () => app,
+  path: '/developers/events',
+  validateSearch: stringParams(['type']),
+  component: lazyRouteComponent(() => import('./routes/developers/event-log'), 'EventLogPage'),
+});
+const webhooks = createRoute({
+  getParentRoute: () => app,
+  path: '/developers/webhooks',
+  validateSearch: stringParams(['endpoint']),
+  component: lazyRouteComponent(() => import('./routes/developers/webhooks'), 'WebhooksPage'),
+});
+
 // Shows
 const events = createRoute({
   getParentRoute: () => app,
@@ -58,7 +71,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, events, event, analytics, orders])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, analytics, orders])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

@@ -1,4 +1,4 @@
-import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { Link, Navigate, Outlet, useNavigate } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import { store, tsr } from './api/client';
@@ -11,6 +11,7 @@ const Permissions = createContext<Set<string>>(new Set());
 export const useCan = (permission: string) => useContext(Permissions).has(permission);
 
 export const useEnvironment = () => useSyncExternalStore((l) => store.subscribe(l), () => store.environment);
+const useSignedIn = () => useSyncExternalStore((l) => store.subscribe(l), () => store.session !== null);
 
 const NAV: Array<{ section: string; links: Array<{ to: string; label: string; permission: string }> }> = [
   {
@@ -27,6 +28,8 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
     links: [
       { to: '/developers/keys', label: 'API keys', permission: 'developers:read' },
       { to: '/developers/requests', label: 'Request log', permission: 'developers:read' },
+      { to: '/developers/events', label: 'Event log', permission: 'developers:read' },
+      { to: '/developers/webhooks', label: 'Webhooks', permission: 'developers:read' },
     ],
   },
 ];
@@ -54,6 +57,7 @@ function EnvironmentToggle({ enabled }: { enabled: boolean }) {
 export function Shell() {
   const navigate = useNavigate();
   const environment = useEnvironment();
+  const signedIn = useSignedIn();
   const user = tsr.identity.auth.getUser.useQuery({ queryKey: ['me'], staleTime: 60_000 });
   const memberships = ((user.data?.body as { data?: { memberships?: Membership[] } })?.data?.memberships ?? []) as Membership[];
   const permissions = permissionsOf(memberships);
@@ -63,6 +67,8 @@ export function Shell() {
     store.session = null;
     void navigate({ to: '/sign-in' });
   };
+  // A session ended elsewhere (signed out in another tab, a refresh refused): back to sign-in.
+  if (!signedIn) return <Navigate to="/sign-in" />;
   return (
     <Permissions.Provider value={permissions}>
       <a className="skip" href="#main">

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/test/spawn-server';
@@ -113,6 +115,39 @@ describe('the console', () => {
     await page.waitForURL((u) => !u.search.includes('status=errors'));
   });
 
+  it('sends a test event to a webhook endpoint, shows the failed attempt, and redelivers it', async () => {
+    // The tenant's receiver fails the first delivery and takes the next.
+    let received = 0;
+    const receiver: Server = createServer((req, res) => {
+      req.resume();
+      received++;
+      res.writeHead(received === 1 ? 500 : 200).end(received === 1 ? 'down' : 'ok');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      await nav('Webhooks').click();
+      await page.getByText('No webhook endpoints').waitFor();
+      await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await page.getByText(/^whsec_/).waitFor();
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      const failed = page.getByRole('row').filter({ hasText: '500' });
+      await failed.waitFor({ timeout: 20_000 });
+      await shoot(page, 'desktop-webhooks-failed');
+      await failed.getByRole('button', { name: /Redeliver/ }).click();
+      await page.getByText('Redelivery queued.').waitFor();
+      await page.getByRole('row').filter({ hasText: '200' }).first().waitFor({ timeout: 20_000 });
+      expect(received).toBeGreaterThanOrEqual(2);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shoot(page, 'desktop-webhooks');
+      await nav('Event log').click();
+      await page.getByText('platform.webhook_endpoint.tested').first().click();
+      await shoot(page, 'desktop-event-log');
+    } finally {
+      receiver.close();
+    }
+  });
+
   it('creates an event and a ticket type, and publishes it', async () => {
     await nav('Events').click();
     await page.getByText('No events here yet').waitFor();
@@ -128,6 +163,9 @@ describe('the console', () => {
     await page.getByLabel('Quantity').fill('100');
     await page.getByRole('button', { name: 'Add ticket type' }).click();
     await page.getByRole('cell', { name: 'KES 1,500.00' }).waitFor();
+    await page.getByLabel('Coupon code').fill('EARLY');
+    await page.getByRole('button', { name: 'Add coupon' }).click();
+    await page.getByText('10% off').waitFor();
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByText('published', { exact: true }).first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);

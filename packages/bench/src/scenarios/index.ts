@@ -1,6 +1,7 @@
 import { accessCheck, entitlementGrant, sessionOpen } from './access';
 import { analyticsAtScale } from './analytics';
 import { attendeeExport } from './attendee-export';
+import { consoleFirstLoad } from './console';
 import { doorScans } from './door-scans';
 import { floor } from './floor';
 import { heartbeat } from './heartbeat';
@@ -31,5 +32,6 @@ export const SCENARIOS: Scenario[] = [
   attendeeExport,
   rateLimits,
   hostile,
+  consoleFirstLoad,
   webhookFanOut,
 ];

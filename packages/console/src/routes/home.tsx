@@ -23,7 +23,8 @@ export function HomePage() {
         </li>
         {canDevelopers && (
           <li>
-            Connect your systems: <Link to="/developers/keys">API keys</Link>, and the <Link to="/developers/requests">request log</Link>.
+            Connect your systems: <Link to="/developers/keys">API keys</Link>,, the <Link to="/developers/requests">request log</Link>, the{' '}
+            <Link to="/developers/events">event log</Link> and <Link to="/developers/webhooks">webhooks</Link>.
           </li>
         )}
       </ol>

@@ -50,14 +50,16 @@ export const RetrieveEventQuerySchema = z.object({
 });
 
 /**
- * The log takes secret keys and restricted keys with `platform:read`; the public listing on the same paths takes a
+ * The log takes secret keys, restricted keys with `platform:read` and members with `developers:read`; the public listing on the same paths takes a
  * publishable key or the tenant header, and restricted keys with `events:read` (the handler checks which applies).
  */
 const read = access({
   auth: 'tenant',
-  credentials: ['secret', 'restricted', 'publishable', 'tenant-header'],
+  credentials: ['secret', 'restricted', 'publishable', 'tenant-header', 'user'],
   scope: 'platform:read',
   altScopes: ['events:read'],
+  /** A signed-in member reads the log, as a key does, when their role grants it (the console). */
+  permission: 'developers:read',
 });
 
 /** An entry of the log (`object: event`) or a published ticketed event (`object: ticketed_event`). */

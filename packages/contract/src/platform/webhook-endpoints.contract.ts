@@ -72,8 +72,9 @@ export const WebhookReplaySchema = z
   .meta({ id: 'WebhookReplay' });
 
 const IdParams = z.object({ id: z.string().max(255) });
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'platform:read' });
-const write = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'platform:write' });
+/** Keys, restricted keys with the scope, and members whose role grants `developers:read` / `developers:write` (the console). */
+const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'platform:read', permission: 'developers:read' });
+const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'platform:write', permission: 'developers:write' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 
 export const webhookEndpointsContract = c.router(

@@ -7,6 +7,7 @@ import { formatDateTime, localToIso } from '../../format';
 import { useCan } from '../../shell';
 import { Badge, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
 import { Attendees } from './attendees';
+import { Coupons, Slots } from './slots-coupons';
 import { TicketTypes } from './ticket-types';
 
 const toLocal = (iso: string) => {
@@ -95,6 +96,8 @@ export function EventDetailPage() {
       </dl>
       {canWrite && event.status !== 'cancelled' && <EditEvent key={event.updated_at} event={event} onSaved={() => void reload()} />}
       <TicketTypes event={event} />
+      <Slots event={event} />
+      <Coupons event={event} />
       <Attendees event={event} />
       <p>
         <Link to="/money/payments" search={{ event: event.id }}>

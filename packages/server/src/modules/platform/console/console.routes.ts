@@ -32,12 +32,12 @@ function setSecurityHeaders(res: Response): void {
 }
 
 /** Where the console's build is: `packages/console/dist`, made by `pnpm install` (its `prepare`) or `pnpm build`. */
-export function consoleDistDir(): string | undefined {
+export function consoleDistDir(): string | null {
   try {
     const dir = join(dirname(createRequire(import.meta.url).resolve('@svc/console/package.json')), 'dist');
-    return existsSync(join(dir, 'index.html')) ? dir : undefined;
+    return existsSync(join(dir, 'index.html')) ? dir : null;
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -48,7 +48,7 @@ const missingBuild = `<!doctype html><html lang="en"><head><meta charset="utf-8"
  * `/console`: the built single-page app. Hashed assets are kept a year; every other path under `/console` is a
  * route of the app and answers its `index.html`, never cached, so a deploy is seen at the next load.
  */
-export function mountConsole(app: Express, dir = consoleDistDir()): void {
+export function mountConsole(app: Express, dir: string | null = consoleDistDir()): void {
   const index = dir ? readFileSync(join(dir, 'index.html'), 'utf8') : undefined;
   app.use('/console', (_req, res, next) => {
     setSecurityHeaders(res);

@@ -6,12 +6,13 @@ import type { TenantPrincipal } from '../../../core/principal';
 /**
  * `/v1/events` serves the event log and the public listing of ticketed events (docs/decisions.md, "The two
  * /v1/events"). A publishable key or the tenant header always reads ticketed events; a secret or restricted key
- * reads the log unless it asks for ticketed events (`object=ticketed_event` on the list, a non-`evt_` id on the
+ * (and a signed-in member of the console) reads the log unless it asks for ticketed events (`object=ticketed_event` on the list, a non-`evt_` id on the
  * retrieve). The route admits a restricted key with either scope; here the one the answer needs is required.
  */
-export type EventLogCaller = Extract<TenantPrincipal, { kind: 'secret' | 'restricted' | 'publishable' | 'customer' | 'tenant-header' }>;
+export type EventLogCaller = Extract<TenantPrincipal, { kind: 'secret' | 'restricted' | 'publishable' | 'customer' | 'tenant-header' | 'user' }>;
 
-const isKey = (caller: EventLogCaller) => caller.kind === 'secret' || caller.kind === 'restricted';
+/** Who reads the log: keys, and members whose role grants `developers:read` (the route's permission checked it). */
+const isKey = (caller: EventLogCaller) => caller.kind === 'secret' || caller.kind === 'restricted' || caller.kind === 'user';
 
 function requireScope(caller: EventLogCaller, scope: ScopeName) {
   if (caller.kind === 'restricted' && !hasScope(caller.key.scopes ?? [], scope)) {
