@@ -56,10 +56,12 @@ const BY_GROUP: Record<string, Tag> = {
   requestLogs: 'Request log',
 };
 
-/** The tag of a contract route, from its router keys; operator routes go under Operator wherever they are declared. */
-export function tagOf(routerKeys: readonly string[], auth: string): Tag {
+/**
+ * The tag of a contract route, from its router keys; operator routes go under Operator wherever they are declared.
+ * A group missing from BY_GROUP is tagged with its own key, which is no top-level tag: the contract's tests and the
+ * linters then name it, while the server still starts.
+ */
+export function tagOf(routerKeys: readonly string[], auth: string): string {
   if (auth === 'operator') return 'Operator';
-  const tag = BY_GROUP[routerKeys.slice(0, 2).join('.')] ?? BY_GROUP[routerKeys[0] ?? ''];
-  if (!tag) throw new Error(`no OpenAPI tag for the contract group ${routerKeys.join('.')}: add it to BY_GROUP`);
-  return tag;
+  return BY_GROUP[routerKeys.slice(0, 2).join('.')] ?? BY_GROUP[routerKeys[0] ?? ''] ?? routerKeys.join('.');
 }

@@ -39,15 +39,16 @@ function errorsPage(): string {
  * older tools), `/docs` (Swagger UI over it) and `/docs/errors` (the catalogue that `doc_url` links to).
  */
 export function mountDocs(app: Express, baseUrl: string): void {
-  const built = buildOpenApiDocument(baseUrl);
-  const document = JSON.stringify(built);
-  const document30 = JSON.stringify(toOpenApi30(built));
+  // Built at start: built at the first request, it would hold that request (and every other) for a second.
+  const document = buildOpenApiDocument(baseUrl);
+  const v31 = JSON.stringify(document);
+  const v30 = JSON.stringify(toOpenApi30(document));
   const errors = errorsPage();
   app.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(document);
+    res.type('application/json').send(v31);
   });
   app.get('/openapi.3.0.json', (_req, res) => {
-    res.type('application/json').send(document30);
+    res.type('application/json').send(v30);
   });
   app.get('/docs', (_req, res) => {
     res.type('html').send(referencePage);
