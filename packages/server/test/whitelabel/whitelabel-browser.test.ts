@@ -59,14 +59,13 @@ async function open(url: string) {
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && errors.push(`${r.status()} ${r.url()}`));
   await page.goto(url);
-  await page.waitForFunction(() => {
-    const img = document.querySelector<HTMLImageElement>('#brand-logo');
-    return img !== null && img.complete && img.naturalWidth > 0;
-  });
+  await page.waitForFunction(LOGO_LOADED);
   return { page, errors };
 }
 
-const background = (page: Page, selector: string) => page.$eval(selector, (el) => getComputedStyle(el).backgroundColor);
+// Run in the page (as text: the server's type-check knows no DOM).
+const LOGO_LOADED = "(() => { const img = document.querySelector('#brand-logo'); return img !== null && img.complete && img.naturalWidth > 0; })()";
+const background = (page: Page, selector: string) => page.$eval(selector, (el) => (globalThis as any).getComputedStyle(el).backgroundColor as string);
 
 describe('branded pages in Chromium', () => {
   it('renders the checkout in the tenant\'s logo and colours, and in the organization\'s on its custom domain', async () => {
@@ -145,7 +144,7 @@ describe('branded pages in Chromium', () => {
     try {
       const tenantPage = await plainBrowser.newPage({ viewport: { width: 900, height: 700 } });
       await tenantPage.goto(`http://beta.example:${port}/capsules/nyashinski`);
-      await tenantPage.waitForFunction(() => (document.querySelector<HTMLImageElement>('#brand-logo')?.naturalWidth ?? 0) > 0);
+      await tenantPage.waitForFunction(LOGO_LOADED);
       expect(await tenantPage.textContent('#brand-name')).toBe('Beta Live');
       expect(await tenantPage.textContent('#capsule-name')).toBe('Nyashinski');
       expect(await background(tenantPage, '#brand')).toBe('rgb(17, 122, 101)');
@@ -156,7 +155,7 @@ describe('branded pages in Chromium', () => {
       expectStatus(await t.http().post(`/v1/test_helpers/domains/${orgDomain.id}/simulate`).set(sk(tenant)).send({ outcome: 'active' }), 200);
       const orgPage = await plainBrowser.newPage({ viewport: { width: 900, height: 700 } });
       await orgPage.goto(`http://nyashinski.example:${port}/capsules/nyashinski`);
-      await orgPage.waitForFunction(() => (document.querySelector<HTMLImageElement>('#brand-logo')?.naturalWidth ?? 0) > 0);
+      await orgPage.waitForFunction(LOGO_LOADED);
       expect(await orgPage.textContent('#brand-name')).toBe('Nyashinski Official');
       expect(await background(orgPage, '#brand')).toBe('rgb(170, 0, 68)');
       expect(await background(orgPage, 'body')).toBe('rgb(243, 251, 248)');
