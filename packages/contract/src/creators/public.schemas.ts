@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PublicContentSchema } from './contents.schemas';
+import { EffectiveBrandingSchema } from '../whitelabel/branding.schemas';
 
 /** A public ticketed event as ticketing's public reads answer it (that module owns its fields). */
 export const PublicEventRefSchema = z.looseObject({ id: z.string() }).meta({ id: 'PublicEventRef' });
@@ -31,6 +32,7 @@ export const PublicCapsuleSchema = z
       posts_count: z.number().int(),
       merch_count: z.number().int(),
     }),
+    branding: EffectiveBrandingSchema.describe('The creator organization\'s effective branding (its own, else the tenant\'s).'),
     viewer_state: z.object({
       is_following: z.boolean(),
       is_subscribed: z.boolean(),

@@ -9,6 +9,8 @@ export interface ServedDomain {
   livemode: boolean;
   organizationId: string | null;
   serves: readonly DomainFamily[];
+  /** Entitlements' `allowed_domains` admit this host too. */
+  trustedOrigin: boolean;
 }
 
 /**

@@ -18,7 +18,7 @@ describe('email link', () => {
     expectOk(await t.http().patch('/v1/identity/settings').set(bearer(tenant.keys.test.secret)).send({ redirect_urls: ['https://app.example.test/welcome'] }));
     const email = newEmail();
     const { path, message } = await sendLink(tenant, email, 'https://app.example.test/welcome?from=mail');
-    expect(message).toMatchObject({ channel: 'email', subject: 'Your sign-in link', status: 'captured' });
+    expect(message).toMatchObject({ channel: 'email', subject: 'Sign in to Acme', status: 'captured' });
     for (let i = 0; i < 2; i++) {
       const page = await t.http().get(path);
       expect(page.status).toBe(200);

@@ -28,8 +28,8 @@ describe('email over SMTP', () => {
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, provider_id: mail!.messageId, body: '[redacted]' });
     expect(sent.sent_at).toEqual(expect.any(String));
     expect(mail!.messageId).toBe(`<${queued!.id}@svc.example.test>`);
-    expect(mail!.subject).toBe('Your sign-in link');
-    expect(mail!.from!.value[0]).toEqual({ address: 'no-reply@svc.example.test', name: 'Svc Sign-in' });
+    expect(mail!.subject).toBe('Sign in to Acme');
+    expect(mail!.from!.value[0]).toEqual({ address: 'no-reply@svc.example.test', name: 'Acme' });
     const link = /(http\S+\/auth\/v1\/magic_link\/verify\?token=[\w-]+)/.exec(mail!.text!)![1]!;
     // The HTML part carries the same link as a button, escaped.
     expect(mail!.html).toContain(`href="${link}"`);
@@ -96,7 +96,7 @@ describe('email over SMTP', () => {
     const deadline = Date.now() + 15_000;
     while (inbox.to(email).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const [mail] = inbox.to(email);
-    expect(mail!.text).toMatch(/Your sign-in code is \d{6}/);
+    expect(mail!.text).toMatch(/Your Acme sign-in code is \d{6}/);
     const [message] = await messagesTo(t, tenant.keys.live.secret, email);
     expect(message).toMatchObject({ status: 'sent', template: 'otp_code', body: '[redacted]' });
   });

@@ -37,7 +37,7 @@ describe("SMS through Africa's Talking", () => {
     const [form] = smsSentTo(fake, phone);
     expect(form!.get('username')).toBe(AT_USERNAME);
     expect(form!.get('from')).toBe('SVC');
-    expect(form!.get('message')).toMatch(/^Your sign-in code is \d{6}\./);
+    expect(form!.get('message')).toMatch(/^Your Acme sign-in code is \d{6}\./);
     const [message] = await messagesTo(t, tenant.keys.live.secret, phone);
     expect(message).toMatchObject({ status: 'sent', body: '[redacted]', provider_id: expect.stringMatching(/^ATXid_/) });
   });

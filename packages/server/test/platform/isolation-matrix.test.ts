@@ -41,6 +41,7 @@ beforeAll(async () => {
   made['/v1/access/entitlements'] = { id: entitlement.id, external_id: 'ext-1' };
   made['/v1/customers'] = { id: (await post('/v1/customers', { external_id: 'ext-1' })).id, external_id: 'ext-1' };
   made['/v1/organizations'] = { id: (await post('/v1/organizations', { name: 'Org', handle: 'org_1', kind: 'brand', external_id: 'ext-1' })).id };
+  made['/v1/domains'] = { id: (await post('/v1/domains', { hostname: 'isolation.example' })).id };
   const organizer = await post('/v1/organizations', { name: 'Organizer', handle: 'organizer_1', kind: 'brand' });
   const ticketed = await post('/v1/organizer/events', { organization: organizer.id, name: 'Show', starts_at: '2030-01-01T18:00:00Z', ends_at: '2030-01-01T20:00:00Z' });
   made['/v1/organizer/events'] = { id: ticketed.id };

@@ -9,9 +9,15 @@ import type { EntitlementCache } from './entitlements/entitlement-cache';
  */
 export interface AccessDeps extends StreamsDeps {
   entitlementCache: EntitlementCache;
+  /** Whether the host is an active custom domain of the scope's tenant that it marked `trusted_origin` (in memory). */
+  trustedHost?: (scope: { tenantId: string; livemode: boolean }, host: string) => Promise<boolean>;
 }
 
-export const accessDeps = (ctx: Pick<AppContext, 'db' | 'secrets' | 'parts' | 'clock'>): AccessDeps => ({
+export const accessDeps = (ctx: Pick<AppContext, 'db' | 'secrets' | 'parts' | 'clock' | 'whitelabel'>): AccessDeps => ({
   ...streamsDeps(ctx),
   entitlementCache: entitlementCachePart.of(ctx),
+  trustedHost: async (scope, host) => {
+    const domain = await ctx.whitelabel?.domainOfHost(host.replace(/:\d+$/, ''));
+    return Boolean(domain?.trustedOrigin && domain.tenantId === scope.tenantId && domain.livemode === scope.livemode);
+  },
 });

@@ -1,5 +1,6 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { creatorsRouter } from './creators.router';
+import { mountCapsulePage } from './public/capsule-page';
 
 /**
  * Creators: the capsule (a creator organization's public profile) and its readiness, creator content with its
@@ -9,4 +10,5 @@ import { creatorsRouter } from './creators.router';
 export const creatorsModule: ModuleDefinition = {
   name: 'creators',
   routers: (ctx) => ({ creators: creatorsRouter(ctx) }),
+  pages: { paths: ['/capsules'], mount: mountCapsulePage },
 };

@@ -22,10 +22,7 @@ function slotOf(ctx: AppContext, cache: WhitelabelCache): WhitelabelSlot {
       const serving = (await ownedBy(scope)).filter((d) => d.serves.includes(family));
       return (organizationId ? serving.find((d) => d.organizationId === organizationId) : undefined) ?? serving.find((d) => d.organizationId === null);
     },
-    trustedHosts: async (scope) => {
-      const rows = await ctx.db.selectFrom('domains').select('hostname').where('tenant_id', '=', scope.tenantId).where('livemode', '=', scope.livemode).where('status', '=', 'active').where('trusted_origin', '=', true).execute();
-      return rows.map((r) => r.hostname);
-    },
+    trustedHosts: async (scope) => (await ownedBy(scope)).filter((d) => d.trustedOrigin).map((d) => d.hostname),
   };
 }
 

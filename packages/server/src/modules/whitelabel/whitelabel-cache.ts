@@ -59,13 +59,13 @@ export class WhitelabelCache {
     const load = (async () => {
       const rows = await this.db
         .selectFrom('domains')
-        .select(['id', 'hostname', 'tenant_id', 'livemode', 'organization_id', 'serves'])
+        .select(['id', 'hostname', 'tenant_id', 'livemode', 'organization_id', 'serves', 'trusted_origin'])
         .where('status', '=', 'active')
         .execute();
       const byHost = new Map(
         rows.map((r) => [
           r.hostname,
-          { id: r.id, hostname: r.hostname, tenantId: r.tenant_id, livemode: r.livemode, organizationId: r.organization_id, serves: r.serves as DomainFamily[] },
+          { id: r.id, hostname: r.hostname, tenantId: r.tenant_id, livemode: r.livemode, organizationId: r.organization_id, serves: r.serves as DomainFamily[], trustedOrigin: r.trusted_origin },
         ]),
       );
       // A read an invalidation overtook is answered but not kept.

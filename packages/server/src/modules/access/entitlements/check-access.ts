@@ -28,7 +28,15 @@ export async function decideAccess(
     if (decided.reason === null) return decided;
   }
   const rows = await deps.entitlementCache.read(key, () => findEntitlementsFor(deps.db, scope, subject, resource));
-  return chooseEntitlement(rows, now, place);
+  return chooseEntitlement(rows, now, await withTrust(deps, scope, rows, place));
+}
+
+/** Asks whether the viewer's host is a trusted custom domain only when an `allowed_domains` would refuse it. */
+async function withTrust(deps: AccessDeps, scope: Scope, rows: readonly EntitlementRow[], place: ViewerPlace): Promise<ViewerPlace> {
+  const host = place.domain;
+  if (!host || !deps.trustedHost || place.trusted !== undefined) return place;
+  const refused = rows.some((r) => r.limits.allowed_domains && !r.limits.allowed_domains.includes(host));
+  return refused ? { ...place, trusted: await deps.trustedHost(scope, host) } : place;
 }
 
 export async function checkAccess(

@@ -5,6 +5,8 @@ import type { EntitlementRow } from '../../../db/access.schema';
 export interface ViewerPlace {
   country: string | null;
   domain: string | null;
+  /** The domain is one of the tenant's active custom domains that it trusts: `allowed_domains` admit it too. */
+  trusted?: boolean;
 }
 
 type RuleRow = Pick<EntitlementRow, 'id' | 'status' | 'starts_at' | 'ends_at' | 'limits'>;
@@ -23,7 +25,7 @@ export function denialReason(row: RuleRow, now: Date, place: ViewerPlace): Acces
   const { allowed_countries: countries, allowed_domains: domains } = row.limits;
   // A restriction the request cannot be checked against refuses it.
   if (countries && (!place.country || !countries.includes(place.country))) return 'country_not_allowed';
-  if (domains && (!place.domain || !domains.includes(place.domain))) return 'domain_not_allowed';
+  if (domains && (!place.domain || !(domains.includes(place.domain) || place.trusted))) return 'domain_not_allowed';
   return null;
 }
 

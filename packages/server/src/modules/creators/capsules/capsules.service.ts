@@ -1,5 +1,6 @@
 import type { CapsuleProfile, UpdateCapsuleProfile } from '@svc/contract';
 import type { Updateable } from 'kysely';
+import { linkBaseOf } from '../../../core/branding';
 import type { AppContext } from '../../../core/context';
 import type { Scope } from '../../../core/scope';
 import type { CapsuleProfileRow, CapsuleProfilesTable } from '../../../db/creators.schema';
@@ -9,6 +10,7 @@ import { resolveImage } from './capsule-images';
 import * as repo from './capsules.repository';
 
 export async function serializeProfile(ctx: AppContext, scope: Scope, org: OrganizationRow, row: CapsuleProfileRow): Promise<CapsuleProfile> {
+  const base = await linkBaseOf(ctx, scope, org.id, 'capsule');
   return {
     organization_id: org.id,
     capsule_id: row.id,
@@ -17,7 +19,7 @@ export async function serializeProfile(ctx: AppContext, scope: Scope, org: Organ
     avatar_url: row.avatar_url,
     cover_url: row.cover_url,
     profile: row.bio ?? [],
-    public_capsule_url: publicCapsuleUrl(ctx, org.handle),
+    public_capsule_url: publicCapsuleUrl(base, org.handle),
     is_public: row.is_public,
     readiness: await readinessOf(ctx, scope, org, row),
     tagline: row.tagline,

@@ -19,7 +19,7 @@ export const plusRouter = (ctx: AppContext) =>
     retrievePublicCapsule: async ({ params, req }) => {
       const caller = actorOf(req);
       const viewer = await viewerOf(ctx, caller, req.headers.authorization);
-      return { status: 200, body: { data: await getPublicCapsule(ctx, caller.scope, params.slug, viewer) } };
+      return { status: 200, body: { data: await getPublicCapsule(ctx, caller.scope, params.slug, viewer, req.domain) } };
     },
     followCapsule: async ({ params, req }) => {
       const caller = actorOf(req);

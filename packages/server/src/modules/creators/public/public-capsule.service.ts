@@ -1,4 +1,5 @@
 import type { PublicCapsule } from '@svc/contract';
+import { brandOf, linkBaseOf, type ServedDomain } from '../../../core/branding';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
@@ -13,24 +14,29 @@ import { upcomingLiveEvents } from './upcoming-live';
 
 const FEATURED_DROPS = 6;
 
-/** The creator organization and its profile, if the capsule is public; `404` otherwise, as for an unknown handle. */
-export async function publicCapsuleOf(ctx: AppContext, scope: Scope, handle: string) {
+/**
+ * The creator organization and its profile, if the capsule is public; `404` otherwise, as for an unknown handle,
+ * and for another organization's capsule on an organization's custom domain.
+ */
+export async function publicCapsuleOf(ctx: AppContext, scope: Scope, handle: string, domain?: ServedDomain) {
   const org = await findCapsuleOrganization(ctx, scope, handle);
   const profile = await findProfile(ctx.db, scope, org.id);
-  if (!profile?.is_public) throw ApiError.notFound('capsule', handle);
+  if (!profile?.is_public || (domain?.organizationId && domain.organizationId !== org.id)) throw ApiError.notFound('capsule', handle);
   return { org, profile };
 }
 
 /** The whole public capsule; every count is read from rows (followers, published content, upcoming events). */
-export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: string, viewer: string | null): Promise<PublicCapsule> {
-  const { org, profile } = await publicCapsuleOf(ctx, scope, handle);
-  const [audience, counts, drops, posts, upcoming, followed] = await Promise.all([
+export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: string, viewer: string | null, domain?: ServedDomain): Promise<PublicCapsule> {
+  const { org, profile } = await publicCapsuleOf(ctx, scope, handle, domain);
+  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase] = await Promise.all([
     follows.countFollowers(ctx.db, scope, org.id),
     countPublishedByType(ctx.db, scope, org.id),
     latestPublished(ctx.db, scope, org.id, 'drop', FEATURED_DROPS),
     latestPublished(ctx.db, scope, org.id, 'post', 1),
     upcomingLiveEvents(ctx, scope, org.id),
     viewer ? follows.followedAt(ctx.db, scope, org.id, viewer) : undefined,
+    brandOf(ctx, scope, org.id),
+    linkBaseOf(ctx, scope, org.id, 'capsule', domain),
   ]);
   const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops), serializePublicContents(ctx, scope, posts)]);
   return {
@@ -46,7 +52,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       avatar_url: profile.avatar_url,
       cover_url: profile.cover_url,
       hero_media: profile.hero_media,
-      public_url: publicCapsuleUrl(ctx, org.handle),
+      public_url: publicCapsuleUrl(linkBase, org.handle),
     },
     stats: {
       audience_count: audience,
@@ -57,6 +63,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       // No merch product exists yet, so there is none to count.
       merch_count: 0,
     },
+    branding,
     viewer_state: { is_following: followed !== undefined, is_subscribed: false, subscription_plan_id: null, joined_at: null },
     featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: null },
     links: capsuleLinks(profile.links),

@@ -109,7 +109,7 @@ export async function writeMessages(trx: Transaction<DB>, scope: Scope, messages
  * failed; a code or link in it is not kept, since it will never be sent.
  */
 export async function writeFailedMessage(db: Executor, scope: Scope, message: NewMessage, errorCode: string): Promise<MessageRow> {
-  const kept = message.sensitive ? { ...message, body: '[redacted]', params: {} } : message;
+  const kept = message.sensitive ? { ...message, body: '[redacted]', params: {}, brand: null } : message;
   return insertMessage(db, scope, kept, 'failed', errorCode);
 }
 

@@ -27,7 +27,7 @@ export async function findByHostname(db: Executor, scope: Scope, hostname: strin
   return scoped(db, scope).selectFrom('domains').selectAll().where('hostname', '=', hostname).executeTakeFirst();
 }
 
-export async function insertDomain(db: Executor, scope: Scope, values: Omit<DomainRow, 'tenant_id' | 'livemode' | 'created_at' | 'metadata' | 'trusted_origin' | 'txt_misses' | 'checks'> & { metadata: string; trusted_origin: boolean }) {
+export async function insertDomain(db: Executor, scope: Scope, values: Omit<DomainRow, 'tenant_id' | 'livemode' | 'metadata' | 'trusted_origin' | 'txt_misses' | 'checks'> & { metadata: string; trusted_origin: boolean }) {
   return scoped(db, scope).insertInto('domains', values).returningAll().executeTakeFirstOrThrow();
 }
 

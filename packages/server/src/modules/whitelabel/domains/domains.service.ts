@@ -69,6 +69,7 @@ export async function createDomain(ctx: AppContext, scope: Scope, input: CreateD
         failed_at: null,
         last_checked_at: null,
         next_check_at: now,
+        created_at: now,
         metadata: JSON.stringify(input.metadata ?? {}),
       });
     } catch (err) {
