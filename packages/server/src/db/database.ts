@@ -19,5 +19,8 @@ export function createDatabase(connectionString: string, max = 10, options: { pr
   const pool = new pg.Pool({ connectionString, max, Client: options.prepare === false ? pg.Client : PreparingClient });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor a client checked out between two queries (a transaction's), when its server goes away (a failover): the
+  // query running or sent next fails with the error, the request answers 5xx, and the pool drops the client.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new InListsAsArraysPlugin()] }), pool };
 }

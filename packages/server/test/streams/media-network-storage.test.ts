@@ -72,4 +72,18 @@ describe('media network on S3-compatible storage (SVC_STORAGE_URL, s3rver)', () 
     expectStatus(await api().delete(`/v1/streams/assets/${assetId}`), 200);
     await waitFor(() => bucketKeys(`prod/media/assets/${ref}/`), (k) => k.length === 0);
   });
+
+  it('answers 502 provider_unavailable to an upload while the storage is down, and takes the same URL once it is back', async () => {
+    const created = expectStatus(await api().post('/v1/streams/uploads', {}), 201).data;
+    const file = readFileSync(await makeMp4(m.dir));
+    await s3.pause();
+    try {
+      const refused = await m.t.http().put(pathOf(created.url)).set('Content-Type', 'application/octet-stream').send(file);
+      expectError(refused, 502, 'provider_unavailable');
+    } finally {
+      await s3.resume();
+    }
+    const put = await m.t.http().put(pathOf(created.url)).set('Content-Type', 'application/octet-stream').send(file);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+  });
 });

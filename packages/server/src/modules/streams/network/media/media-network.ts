@@ -187,7 +187,11 @@ export class MediaVideoNetwork implements VideoNetwork {
     const scratch = join(this.layout.work, `${providerUploadId}.part`);
     try {
       const received = await storeUpload(body, scratch, maxBytes);
-      await this.store.putFile(`${UPLOADS}/${providerUploadId}`, scratch);
+      await this.store.putFile(`${UPLOADS}/${providerUploadId}`, scratch).catch((err: Error) => {
+        this.options.log.error({ err: err.message, storage: this.store.description }, 'media network: an upload could not be stored');
+        // The upload stays waiting: the same URL may be sent again.
+        throw ApiError.of('provider_unavailable', { message: 'The media storage cannot be reached; send the file again shortly.' });
+      });
       return received;
     } finally {
       await rm(scratch, { force: true });

@@ -23,15 +23,23 @@ async function recordingFiles(network: MediaVideoNetwork, liveRef: string, until
     .map((f) => join(network.layout.recordings, f.name));
 }
 
-/** ffmpeg's input arguments for the asset, after fetching or listing what it needs; an Error explains a failure. */
 /** What a packaged asset no longer needs: a recording part on this disk, or an upload in the store. */
 type Consumed = { path: string } | { key: string };
 
+/** The object store failed (not the media): the job runs again rather than erroring the asset. */
+class StorageFailed extends Error {}
+
+const stored = <T>(work: Promise<T>): Promise<T> =>
+  work.catch((err: Error) => {
+    throw new StorageFailed(`media storage: ${err.message}`);
+  });
+
+/** ffmpeg's input arguments for the asset, after fetching or listing what it needs; an Error explains a failure. */
 async function inputOf(ctx: AppContext, network: MediaVideoNetwork, scope: Scope, row: AssetRow, work: string): Promise<{ args: string[]; consumed: Consumed[] }> {
   if (row.source === 'upload') {
     const file = join(work, 'source');
     const key = `${UPLOADS}/${row.provider_asset_id!}`;
-    if (!(await network.store.getFile(key, file))) throw new Error('The uploaded file is missing from the media storage.');
+    if (!(await stored(network.store.getFile(key, file)))) throw new Error('The uploaded file is missing from the media storage.');
     return { args: [...UNTRUSTED_INPUT, '-i', file], consumed: [{ key }] };
   }
   if (row.source === 'url') {
@@ -83,9 +91,10 @@ async function prepare(ctx: AppContext, network: MediaVideoNetwork, scope: Scope
     }
     const packaged = await probe(network.options.ffprobe, join(out, 'index.m3u8'));
     if (!packaged) return { outcome: { event: 'errored', error: 'The packaged HLS could not be read back.' }, consumed };
-    await storePackaged(network, row.provider_asset_id!, out);
+    await stored(storePackaged(network, row.provider_asset_id!, out));
     return { outcome: { event: 'ready', duration: Math.round(packaged.duration * 1000) / 1000 }, consumed };
   } catch (err) {
+    if (err instanceof StorageFailed) throw err;
     return { outcome: { event: 'errored', error: (err as Error).message }, consumed: [] };
   } finally {
     await rm(work, { recursive: true, force: true });
