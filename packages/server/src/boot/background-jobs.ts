@@ -10,7 +10,7 @@ import type { RolePlan } from './roles';
  */
 export function backgroundJobs(ctx: AppContext, plan: RolePlan): { workers: ModuleWorker[]; definitions: JobDefinition<any>[] } {
   const all = ctx.modules.flatMap((m) => (m.worker ? [m.worker(ctx)] : []));
-  const definitions: JobDefinition<any>[] = [purgeIdempotencyKeysJob(ctx.db)];
+  const definitions: JobDefinition<any>[] = [purgeIdempotencyKeysJob(ctx.db, ctx.config.SVC_RETAIN_IDEMPOTENCY_HOURS)];
   for (const m of ctx.modules) definitions.push(...(m.jobs?.(ctx) ?? []));
   for (const w of all) {
     const place = w.runsIn ?? 'worker';

@@ -90,6 +90,14 @@ const ConfigSchema = z.object({
   SVC_MEDIA_MAX_DISK_MB: z.coerce.number().int().min(64).default(20_480),
   /** How many seconds of a live broadcast stay in the playlist and on disk (the DVR window). */
   SVC_MEDIA_DVR_WINDOW_SECONDS: z.coerce.number().int().min(10).max(21_600).default(60),
+  /** Hours a stored idempotent response is kept; 24 (the API's promise) at least. */
+  SVC_RETAIN_IDEMPOTENCY_HOURS: z.coerce.number().int().min(24).max(8_760).default(24),
+  /** Days inbound provider notifications are kept to drop a provider's retries; longer than any provider retries. */
+  SVC_RETAIN_PROVIDER_NOTIFICATIONS_DAYS: z.coerce.number().int().min(3).max(3_650).default(30),
+  /** Days raw page views are kept; the analytics read the daily rollups, which are kept. */
+  SVC_RETAIN_PAGE_VIEWS_DAYS: z.coerce.number().int().min(2).max(3_650).default(7),
+  /** Days the text of a finished message (sent, delivered, failed, cancelled) is kept; the message's record stays. */
+  SVC_RETAIN_MESSAGE_BODIES_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   ...MESSAGING_CONFIG,
 }).superRefine(checkMessagingConfig);
 

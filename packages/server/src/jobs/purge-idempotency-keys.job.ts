@@ -1,15 +1,12 @@
 import { sql } from 'kysely';
 import { LIMITS } from '@svc/contract';
 import type { Database } from '../db/database';
+import { deleteInBatches } from '../core/retention';
 import { defineJob, schedulePayload, type JobDefinition } from './job-definition';
 
-/** Deletes stored idempotent responses once their 24 hours are over. */
-export async function purgeIdempotencyKeys(db: Database): Promise<number> {
-  const result = await db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', sql<Date>`now() - make_interval(hours => ${LIMITS.idempotency.retentionHours})`)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Deletes stored idempotent responses once their hours (24, or `SVC_RETAIN_IDEMPOTENCY_HOURS`) are over. */
+export async function purgeIdempotencyKeys(db: Database, hours: number = LIMITS.idempotency.retentionHours): Promise<number> {
+  return deleteInBatches(db, 'idempotency_keys', sql<boolean>`created_at < now() - make_interval(hours => ${Math.max(hours, LIMITS.idempotency.retentionHours)})`);
 }
 
 export const purgeIdempotencyKeysJobType = defineJob({
@@ -22,9 +19,9 @@ export const purgeIdempotencyKeysJobType = defineJob({
   expireInSeconds: 600,
 });
 
-export const purgeIdempotencyKeysJob = (db: Database): JobDefinition => ({
+export const purgeIdempotencyKeysJob = (db: Database, hours?: number): JobDefinition => ({
   ...purgeIdempotencyKeysJobType,
   handler: async () => {
-    await purgeIdempotencyKeys(db);
+    await purgeIdempotencyKeys(db, hours);
   },
 });

@@ -6,6 +6,7 @@ import { channelsFromConfig } from './channels/message-channels';
 import { messagingDeps } from './delivery/messaging-deps';
 import { OutboxWorker } from './delivery/outbox-worker';
 import { messageChannelsPart } from './messaging-parts';
+import { purgeMessageBodiesJob } from './outbox/purge-message-bodies.job';
 import { recipientRoles, type RecipientResolver } from './outbox/recipient-roles';
 
 /**
@@ -19,6 +20,7 @@ export const messagingModule: ModuleDefinition = {
   setup: (ctx) => messageChannelsPart.set(ctx, channelsFromConfig(ctx.config)),
   // Delivery receipts: the WhatsApp signature covers the raw bytes.
   mountRaw: (app, ctx, middleware) => mountMessagingCallbacks(app, ctx, middleware),
+  jobs: (ctx) => [purgeMessageBodiesJob(ctx)],
   worker: (ctx) => {
     const worker = new OutboxWorker(messagingDeps(ctx));
     return {

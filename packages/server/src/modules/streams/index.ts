@@ -10,6 +10,7 @@ import { streamsRouter } from './streams.router';
 import { mountUploadReceiver } from './uploads/upload-receiver';
 import { mountProviderWebhooks } from './provider-webhooks/provider-webhooks.receiver';
 import { mountMediaHooks } from './network/media/media-hooks.router';
+import { purgeProviderNoticesJob } from './provider-webhooks/purge-provider-notices.job';
 import { mediaProcessingJob } from './network/media/media-processing.job';
 import { startMediaNetwork, type RunningMediaNetwork } from './network/media/start-media-network';
 
@@ -26,7 +27,7 @@ export const streamsModule: ModuleDefinition = {
     // nginx's callbacks of the media network: form bodies, a secret in the URL, no API key.
     mountMediaHooks(app, ctx);
   },
-  jobs: (ctx) => [...streamsMediaJobs(ctx), reconnectWindowJob(streamsDeps(ctx)), mediaProcessingJob(ctx)],
+  jobs: (ctx) => [...streamsMediaJobs(ctx), reconnectWindowJob(streamsDeps(ctx)), mediaProcessingJob(ctx), purgeProviderNoticesJob(ctx)],
   // The server's own media network (nginx-rtmp supervised, ffmpeg), when it is enabled and installed.
   worker: (ctx) => {
     let media: RunningMediaNetwork | undefined;

@@ -17,6 +17,7 @@ import { attendeesRouter } from './attendees/attendees.router';
 import { attendeeDeliverySubscriber } from './attendees/delivery-statuses';
 import { checkinsRouter } from './checkins/checkins.router';
 import { pageViewWriter, setUpPublicReads } from './public/public-parts';
+import { purgePageViewsJob } from './public/purge-page-views.job';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -45,7 +46,7 @@ export const ticketingModule: ModuleDefinition = {
   pages: { paths: ['/checkout'], mount: mountCheckoutPage },
   // Writes the counted page views every second and on shutdown.
   worker: pageViewWriter,
-  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx), ...activityJobs(ctx)],
+  jobs: (ctx) => [...orderExpiryJobs(ctx), cancelEventOrdersJob(ctx), ...activityJobs(ctx), purgePageViewsJob(ctx)],
   // Ticket and invite delivery statuses follow payment and messaging's delivery events.
   onEvents: attendeeDeliverySubscriber,
 };
