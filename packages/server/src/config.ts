@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkMessagingConfig, MESSAGING_CONFIG } from './messaging-config';
+import { checkPaymentsConfig, PAYMENTS_CONFIG } from './payments-config';
 
 const ConfigSchema = z.object({
   DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
@@ -71,7 +72,10 @@ const ConfigSchema = z.object({
   /** How many seconds of a live broadcast stay in the playlist and on disk (the DVR window). */
   SVC_MEDIA_DVR_WINDOW_SECONDS: z.coerce.number().int().min(10).max(21_600).default(60),
   ...MESSAGING_CONFIG,
-}).superRefine(checkMessagingConfig);
+  ...PAYMENTS_CONFIG,
+})
+  .superRefine(checkMessagingConfig)
+  .superRefine(checkPaymentsConfig);
 
 export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };
 
