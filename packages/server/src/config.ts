@@ -29,10 +29,6 @@ const ConfigSchema = z.object({
    */
   SVC_RATE_LIMITS: z.enum(['shared', 'process']).default('shared'),
   PUBLIC_BASE_URL: z.url().optional(),
-  /** Payment providers' API base addresses (fakes, proxies); unset: production hosts in live mode, sandboxes in test mode. */
-  MPESA_API_URL: z.url().optional(),
-  PAYSTACK_API_URL: z.url().optional(),
-  STRIPE_API_URL: z.url().optional(),
   SVC_OPERATOR_TOKEN: z.string().min(24, 'SVC_OPERATOR_TOKEN must be at least 24 characters').optional(),
   SVC_ENCRYPTION_KEY: z
     .string()

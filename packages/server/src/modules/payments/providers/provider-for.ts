@@ -2,22 +2,15 @@ import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { PaymentProviderConfigRow } from '../../../db/payments.schema';
 import type { PaymentProvider, ProviderCredentials, ProviderType } from '../provider';
+import { paymentProviderBaseUrl } from '../../../payments-config';
 import { providerDefinition } from './registry';
 
 /** Binds a configuration's secrets to its id, so a sealed value cannot be moved to another configuration. */
 export const secretsContext = (configId: string) => `payment_provider_config:${configId}`;
 
-const API_URL_VARIABLE: Record<string, 'MPESA_API_URL' | 'PAYSTACK_API_URL' | 'STRIPE_API_URL'> = {
-  mpesa: 'MPESA_API_URL',
-  paystack: 'PAYSTACK_API_URL',
-  stripe: 'STRIPE_API_URL',
-};
-
 /** The provider's base address: the server's variable when set (fakes, proxies), else its real host for the mode. */
 export function apiUrlOf(ctx: AppContext, type: ProviderType, livemode: boolean): string {
-  const variable = API_URL_VARIABLE[type];
-  const configured = variable ? ctx.config[variable] : undefined;
-  const url = configured ?? providerDefinition(type)?.defaultApiUrl(livemode) ?? '';
+  const url = type === 'simulated' ? '' : paymentProviderBaseUrl(type, livemode, ctx.config);
   return url.replace(/\/+$/, '');
 }
 
