@@ -1,8 +1,8 @@
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { PaymentProviderConfigRow } from '../../../db/payments.schema';
-import type { PaymentProvider, ProviderCredentials, ProviderType } from '../provider';
-import { paymentProviderBaseUrl } from '../../../payments-config';
+import type { PaymentProvider, ProviderCredentials, ProviderEnvironment, ProviderType } from '../provider';
+import { mpesaSecurityCertificate, paymentProviderBaseUrl } from '../../../payments-config';
 import { providerDefinition } from './registry';
 
 /** Binds a configuration's secrets to its id, so a sealed value cannot be moved to another configuration. */
@@ -20,7 +20,9 @@ const nowOf = (ctx: AppContext) => () => (ctx.clock ? ctx.clock() : new Date());
 export function providerWith(ctx: AppContext, type: ProviderType, credentials: ProviderCredentials): PaymentProvider {
   const definition = providerDefinition(type);
   if (!definition) throw ApiError.of('validation_failed', { param: 'type', message: `This server does not speak to '${type}'.` });
-  return definition.create(credentials, { apiUrl: apiUrlOf(ctx, type, credentials.livemode), now: nowOf(ctx) });
+  // Safaricom's certificate seals M-Pesa's initiator password (reversals); the other adapters ignore it.
+  const securityCertificate = type === 'mpesa' ? mpesaSecurityCertificate(credentials.livemode, ctx.config) : null;
+  return definition.create(credentials, { apiUrl: apiUrlOf(ctx, type, credentials.livemode), now: nowOf(ctx), securityCertificate } as ProviderEnvironment);
 }
 
 /** The adapter of a stored configuration, its secrets unsealed for this call only. */
