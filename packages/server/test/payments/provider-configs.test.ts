@@ -3,7 +3,7 @@ import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import * as daraja from '../kit/fakes/daraja-fake';
 import { PAYSTACK_LIVE_SECRET_KEY, PAYSTACK_SECRET_KEY, PaystackFake } from '../kit/fakes/paystack-fake';
-import { sk, type Tenant } from '../ticketing/booking-fixtures';
+import { bookingBody, bucketsOf, pk, seedEvent, sk, type Tenant } from '../ticketing/booking-fixtures';
 
 const mpesaFake = new daraja.DarajaFake();
 const paystackFake = new PaystackFake();
@@ -162,5 +162,23 @@ describe('payment settings', () => {
     expect(expectStatus(await t.http().patch(path).set(sk(tenant)).send({ provider_configs: null }), 200).data.provider_configs).toBeNull();
     expectError(await t.http().get(path).set(sk(await t.tenant('Other'))), 404, 'resource_not_found');
     expectError(await create(tenant, mpesaBody({ organization: 'org_nope' })), 404, 'resource_not_found');
+  });
+});
+
+describe('live mode: which configuration serves a priced booking', () => {
+  it('409 payments_not_configured without one; 503 payments_unavailable when every listed one is failing; nothing held', async () => {
+    const tenant = await t.tenant();
+    const priced = await seedEvent(t, tenant, { livemode: true, ticketTypes: [{ price: 50000, quantity: 3 }] });
+    const book = () => t.http().post(`/v1/events/${priced.event.id}/book`).set(pk(tenant, 'live')).send(bookingBody(priced.ticketType.id));
+    expectError(await book(), 409, 'payments_not_configured');
+    const config = expectStatus(await create(tenant, mpesaBody(), 'live'), 201).data;
+    expectStatus(await t.http().patch('/v1/payments/settings').set(sk(tenant, 'live')).send({ provider_configs: [config.id] }), 200);
+    await t.ctx.db.updateTable('payment_provider_configs').set({ status: 'failing' }).where('id', '=', config.id).execute();
+    expectError(await book(), 503, 'payments_unavailable');
+    // An organization's own empty list is its own: it overrides the tenant's.
+    const path = `/v1/organizations/${priced.event.organization_id}/payment_settings`;
+    expectStatus(await t.http().patch(path).set(sk(tenant, 'live')).send({ provider_configs: [] }), 200);
+    expectError(await book(), 409, 'payments_not_configured');
+    expect(await bucketsOf(t, priced.event.id)).toMatchObject({ [`t:${priced.ticketType.id}`]: { held: 0, sold: 0 } });
   });
 });

@@ -19,4 +19,4 @@ export { refundPayment } from './refunds/refund-payment';
 export { listRefundObjects, type RefundRow } from './refunds/refunds.service';
 export { serializeRefund } from './refunds/refunds.serializer';
 export { payerHint } from './providers/simulated/simulator';
-export { effectiveConfigs, latePaymentPolicy } from './settings/payment-settings.service';
+export { effectiveConfigs, latePaymentPolicy, requireLivePayments } from './settings/payment-settings.service';
