@@ -47,10 +47,10 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'payments:read'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'payments:read'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write'],
   manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write'],
-  finance: ['organizations:read', 'events:read', 'payments:read'],
+  finance: ['organizations:read', 'events:read'],
   checkin: ['organizations:read', 'events:read', 'events:checkin'],
   viewer: ['organizations:read', 'events:read'],
 };
