@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileDuePayments } from '../../src/modules/payments/reconcile/reconcile-payments.job';
+import { newId } from '../../src/core/ids';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import * as daraja from '../kit/fakes/daraja-fake';
 import { PAYSTACK_LIVE_SECRET_KEY, PAYSTACK_SECRET_KEY, PaystackFake } from '../kit/fakes/paystack-fake';
 import { bookingBody, bucketsOf, pk, seedEvent, sk, type Tenant } from '../ticketing/booking-fixtures';
+import { eventsOf, pendingBooking } from '../ticketing/payments-fixtures';
 
 const mpesaFake = new daraja.DarajaFake();
 const paystackFake = new PaystackFake();
@@ -180,5 +183,49 @@ describe('live mode: which configuration serves a priced booking', () => {
     expectStatus(await t.http().patch(path).set(sk(tenant, 'live')).send({ provider_configs: [] }), 200);
     expectError(await book(), 409, 'payments_not_configured');
     expect(await bucketsOf(t, priced.event.id)).toMatchObject({ [`t:${priced.ticketType.id}`]: { held: 0, sold: 0 } });
+  });
+});
+
+describe('a configuration the provider stops accepting', () => {
+  it('becomes failing when reconciliation meets refused credentials; payments.provider_config.failing; a verified PATCH makes it active', async () => {
+    const tenant = await t.tenant();
+    const paymentId = newId('payment');
+    mpesaFake.apps.set('revokedConsumerKey0123', 'revokedSecret0123');
+    const config = expectStatus(await create(tenant, mpesaBody({ consumer_key: 'revokedConsumerKey0123', consumer_secret: 'revokedSecret0123' })), 201).data;
+    const b = await pendingBooking(t, tenant);
+    const order = await t.ctx.db.selectFrom('orders').selectAll().where('id', '=', b.booking.id).executeTakeFirstOrThrow();
+    await t.ctx.db
+      .insertInto('payments')
+      .values({
+        id: paymentId,
+        tenant_id: order.tenant_id,
+        livemode: false,
+        order_id: order.id,
+        checkout_session_id: null,
+        organization_id: order.organization_id,
+        method: 'mobile_money',
+        amount: 1500,
+        currency: 'KES',
+        status: 'pending',
+        failure_code: null,
+        payer_hint: '0000',
+        provider: 'mpesa',
+        provider_config_id: config.id,
+        provider_reference: 'ws_CO_unknown_to_the_fake',
+        next_check_at: new Date(0),
+      })
+      .execute();
+    mpesaFake.apps.delete('revokedConsumerKey0123');
+    mpesaFake.expireTokens();
+    await reconcileDuePayments(t.ctx);
+    const failing = expectStatus(await t.http().get(`/v1/payments/provider_configs/${config.id}`).set(sk(tenant)), 200).data;
+    expect(failing).toMatchObject({ status: 'failing', last_error: { code: 'credentials_refused' } });
+    expectNoSecret(JSON.stringify(failing));
+    expect((await eventsOf(t, tenant, 'payments.provider_config.failing')).map((e) => e.data.object.id)).toEqual([config.id]);
+    const payment = expectStatus(await t.http().get(`/v1/payments/${paymentId}`).set(sk(tenant)), 200).data;
+    expect(payment.status).toBe('pending');
+    mpesaFake.apps.set('revokedConsumerKey0123', 'newSecret0123');
+    const fixed = expectStatus(await t.http().patch(`/v1/payments/provider_configs/${config.id}`).set(sk(tenant)).send({ consumer_secret: 'newSecret0123' }), 200).data;
+    expect(fixed).toMatchObject({ status: 'active', last_error: null });
   });
 });

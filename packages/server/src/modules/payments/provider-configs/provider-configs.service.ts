@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CreatePaymentProviderConfigSchema, CursorPageQuery, PaymentProviderConfig, UpdatePaymentProviderConfigSchema } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
+import { emitEvent } from '../../../core/events/emit-event';
 import { isIdOf, newId } from '../../../core/ids';
 import { scoped, type Scope } from '../../../core/scope';
 import type { PaymentProviderConfigRow } from '../../../db/payments.schema';
@@ -138,3 +139,19 @@ export async function deleteProviderConfig(ctx: AppContext, scope: Scope, id: st
 
 /** The rows of a settings list, for the settings' own checks. */
 export const findConfigsForSettings = (ctx: AppContext, scope: Scope, ids: readonly string[]) => repo.findConfigs(ctx.db, scope, ids);
+
+/**
+ * The provider refused a configuration's stored credentials on a later call: it becomes `failing` (checkout
+ * skips it; a verified `PATCH` makes it `active` again) and `payments.provider_config.failing` is emitted, once.
+ */
+export async function markConfigFailing(ctx: AppContext, configId: string, message: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('payment_provider_configs').selectAll().where('id', '=', configId).forUpdate().executeTakeFirst();
+    if (!row || row.status === 'failing') return;
+    const scope: Scope = { tenantId: row.tenant_id, livemode: row.livemode };
+    const lastError = { code: 'credentials_refused', message, at: new Date().toISOString() };
+    const failing = await repo.updateConfig(trx, scope, configId, { status: 'failing', last_error: JSON.stringify(lastError) });
+    const object = serializeProviderConfig(ctx.config.baseUrl, failing);
+    await emitEvent(trx, scope, { type: 'payments.provider_config.failing', subject: configId, object, previousAttributes: { status: 'active' } });
+  });
+}

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../core/context';
 import type { Scope } from '../../../core/scope';
 import { defineJob, schedulePayload, type JobDefinition } from '../../../jobs/job-definition';
 import { settlePayment } from '../attempts/settle-payment';
+import { markConfigFailing } from '../provider-configs/provider-configs.service';
 import { ProviderError, type PaymentProvider } from '../provider';
 import { providerForRow } from '../providers/provider-of-row';
 import { attemptOf } from '../refunds/refund-payment';
@@ -25,13 +26,17 @@ export const reconcilePayments = defineJob({
 const BATCH = 100;
 const nowOf = (ctx: AppContext) => (ctx.clock ? ctx.clock() : new Date());
 
-/** An outage or a refusal leaves the row for its next check; one provider's fault never stops the others. */
-async function guarded(ctx: AppContext, what: string, id: string, work: () => Promise<void>): Promise<void> {
+/**
+ * An outage or a refusal leaves the row for its next check; one provider's fault never stops the others. A
+ * refusal of the stored credentials marks the configuration `failing`.
+ */
+async function guarded(ctx: AppContext, what: string, id: string, configId: string | null, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (err) {
     const kind = err instanceof ProviderError ? err.kind : 'error';
     ctx.log.warn({ id, kind, err: err instanceof Error ? err.message : String(err) }, `payments reconciliation could not check a ${what}`);
+    if (kind === 'credentials' && configId) await markConfigFailing(ctx, configId, (err as Error).message);
   }
 }
 
@@ -42,14 +47,14 @@ export async function reconcileDuePayments(ctx: AppContext): Promise<{ payments:
     const providers = new Map<string, PaymentProvider>();
     for (const p of due.payments) {
       const scope: Scope = { tenantId: p.tenant_id, livemode: p.livemode };
-      await guarded(ctx, 'payment', p.id, async () => {
+      await guarded(ctx, 'payment', p.id, p.provider_config_id, async () => {
         const provider = await providerForRow(ctx, providers, p.provider, p.provider_config_id);
         await settlePayment(ctx, scope, p.id, await provider.queryPayment(attemptOf(p)));
       });
     }
     for (const { refund, payment } of due.refunds) {
       const scope: Scope = { tenantId: refund.tenant_id, livemode: refund.livemode };
-      await guarded(ctx, 'refund', refund.id, async () => {
+      await guarded(ctx, 'refund', refund.id, refund.provider_config_id, async () => {
         const provider = await providerForRow(ctx, providers, refund.provider, refund.provider_config_id);
         if (refund.provider_reference === null) {
           const sent = await provider.refund({ refundId: refund.id, payment: attemptOf(payment), amount: refund.amount, currency: refund.currency, callbackUrl: '' });
