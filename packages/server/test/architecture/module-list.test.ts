@@ -25,6 +25,7 @@ const SERVED: Record<string, object> = {
   identity: { identity: 1, customers: 1, organizations: 1 },
   ticketing: { organizerEvents: 1, ticketTypes: 1, eventSlots: 1, coupons: 1, booking: 1, orders: 1, tickets: 1, ticketingPayments: 1, attendees: 1, checkins: 1, analytics: 1, activity: 1 },
   creators: { creators: 1 },
+  payments: { payments: 1 },
 };
 
 describe('The module list', () => {

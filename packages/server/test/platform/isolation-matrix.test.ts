@@ -71,6 +71,11 @@ const COVERED_ELSEWHERE = [
   '/v1/creator/bookings/:code',
   // A paid order's refunds: test/ticketing/refunds.test.ts ("refuses more than is left to refund").
   '/v1/orders/:id/refunds',
+  // Payments and refunds need a paid order: test/payments/payments-read.test.ts; configurations are verified at a
+  // provider's fake: test/payments/provider-configs.test.ts.
+  '/v1/payments/:id',
+  '/v1/refunds/:id',
+  '/v1/payments/provider_configs/:id',
 ];
 const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
 

@@ -2,8 +2,8 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../core/context';
 import type { Scope } from '../../core/scope';
 import type { DB } from '../../db/schema';
-import type { PaymentRow } from './attempts/payments.repository';
-import type { RefundRow } from './refunds/refunds.repository';
+import type { PaymentRow } from './attempts/payment-rows.service';
+import type { RefundRow } from './refunds/refunds.service';
 
 /**
  * What the product that owns an order does when payments learn something about its money. Payments owns the

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../core/context';
-import { lockDuePayments } from '../attempts/payments.repository';
-import type { PaymentRow } from '../attempts/payments.repository';
-import { lockDueRefunds, type RefundRow } from '../refunds/refunds.repository';
+import { lockDuePayments, type PaymentRow } from '../attempts/payment-rows.service';
+import { lockDueRefunds, type RefundRow } from '../refunds/refunds.service';
 import { claimRows } from './claim-rows';
 
 /** How long a claimed row is left to the process that claimed it before another may take it. */

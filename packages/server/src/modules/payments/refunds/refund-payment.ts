@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
-import type { PaymentRow } from '../attempts/payments.repository';
+import type { PaymentRow } from '../attempts/payment-rows.service';
 import type { AttemptRef, RefundState } from '../provider';
 import { simulatedProvider } from '../providers/provider-for';
 import { countOnPayment, insertRefund, type RefundRow } from './refunds.repository';

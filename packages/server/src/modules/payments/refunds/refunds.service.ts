@@ -8,6 +8,8 @@ import { findRefund, listRefunds, type RefundFilters } from './refunds.repositor
 import { serializeRefund } from './refunds.serializer';
 
 export type { RefundRow } from './refunds.repository';
+// Reconciliation takes the due ones.
+export { lockDueRefunds } from './refunds.repository';
 
 export async function listRefundObjects(db: Executor, scope: Scope, filters: RefundFilters, page: CursorPageQuery) {
   const result = await listRefunds(db, scope, filters, page);
