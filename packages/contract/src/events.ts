@@ -5,6 +5,7 @@ import { streamsEvents } from './events/streams.events';
 import { ticketingEvents } from './events/ticketing.events';
 import { messagingEvents } from './events/messaging.events';
 import { creatorsEvents } from './events/creators.events';
+import { paymentsEvents } from './events/payments.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -16,6 +17,7 @@ export const EVENT_DEFINITIONS = {
   ...ticketingEvents,
   ...messagingEvents,
   ...creatorsEvents,
+  ...paymentsEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

@@ -20,6 +20,7 @@ import { activityContract } from './ticketing/activity.contract';
 import { attendeesContract } from './ticketing/attendees.contract';
 import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
+import { paymentsContract } from './payments/payments.contract';
 
 const c = initContract();
 
@@ -48,6 +49,7 @@ const groups = {
   attendees: attendeesContract,
   checkins: checkinsContract,
   creators: creatorsContract,
+  payments: paymentsContract,
 };
 
 /**
@@ -78,6 +80,7 @@ export type ContractGroups = {
   attendees: typeof attendeesContract;
   checkins: typeof checkinsContract;
   creators: typeof creatorsContract;
+  payments: typeof paymentsContract;
 };
 
 /** The whole API. */

@@ -26,6 +26,8 @@ export const PERMISSIONS = [
   'capsules:read',
   'capsules:write',
   'contents:review',
+  'payments:read',
+  'payments:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -45,10 +47,10 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'payments:read'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'payments:read'],
   manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write'],
-  finance: ['organizations:read', 'events:read'],
+  finance: ['organizations:read', 'events:read', 'payments:read'],
   checkin: ['organizations:read', 'events:read', 'events:checkin'],
   viewer: ['organizations:read', 'events:read'],
 };

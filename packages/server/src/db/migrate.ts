@@ -30,6 +30,7 @@ import * as listVersions from './migrations/2026_11_28_10_list_versions';
 import * as encryptionKeyCheck from './migrations/2026_11_28_20_encryption_key_check';
 import * as accessOpenSessionsIndexPlans from './migrations/2026_11_29_10_access_open_sessions_index_plans';
 import * as leaseWebhookSlotsIndexPlans from './migrations/2026_11_29_20_lease_webhook_slots_index_plans';
+import * as payments from './migrations/2026_12_02_20_payments';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_20_encryption_key_check': encryptionKeyCheck,
   '2026_11_29_10_access_open_sessions_index_plans': accessOpenSessionsIndexPlans,
   '2026_11_29_20_lease_webhook_slots_index_plans': leaseWebhookSlotsIndexPlans,
+  '2026_12_02_20_payments': payments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -18,6 +18,7 @@ import type { IdentityTables } from './identity.schema';
 import type { TicketingTables } from './ticketing.schema';
 import type { MessagingTables } from './messaging.schema';
 import type { CreatorsTables } from './creators.schema';
+import type { PaymentsTables } from './payments.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -174,7 +175,7 @@ export interface MomentsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, PaymentsTables {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;

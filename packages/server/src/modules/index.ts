@@ -7,6 +7,7 @@ import { identityModule } from './identity';
 import { ticketingModule } from './ticketing';
 import { messagingModule } from './messaging';
 import { creatorsModule } from './creators';
+import { paymentsModule } from './payments';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
@@ -19,6 +20,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   streamsModule,
   identityModule,
   ticketingModule,
+  paymentsModule,
   messagingModule,
   creatorsModule,
 ];

@@ -10,6 +10,8 @@ const has = (list: readonly string[], payer: string) => list.includes(payer);
 export function simulatePayment(payer: string): SimulatedOutcome {
   if (has(MAGIC_PAYERS.insufficientFunds, payer)) return { status: 'failed', failureCode: 'insufficient_funds' };
   if (has(MAGIC_PAYERS.declined, payer)) return { status: 'failed', failureCode: 'declined' };
+  if (has(MAGIC_PAYERS.cancelledByUser, payer)) return { status: 'failed', failureCode: 'cancelled_by_user' };
+  if (has(MAGIC_PAYERS.timesOut, payer)) return { status: 'failed', failureCode: 'timeout' };
   if (has(MAGIC_PAYERS.neverAnswers, payer)) return { status: 'pending' };
   return { status: 'succeeded' };
 }
@@ -20,8 +22,9 @@ export const payerHint = (payer: string) => payer.replace(/\D/g, '').slice(-4);
 const matches = (list: readonly string[], p: AttemptRef) =>
   list.some((payer) => (p.method === 'card') === !payer.startsWith('+') && payerHint(payer) === p.payerHint);
 
-/** A simulated refund: refused for the refund-failing magic payers, else settled at once. */
+/** A simulated refund: refused, or left pending (for the test helper), for their magic payers; else settled at once. */
 export function simulateRefund(payment: AttemptRef): RefundState {
   if (matches(MAGIC_PAYERS.refundFails, payment)) return { status: 'failed', failureCode: 'declined', failureMessage: null };
+  if (matches(MAGIC_PAYERS.refundsPending, payment)) return { status: 'pending' };
   return { status: 'succeeded' };
 }
