@@ -12,7 +12,7 @@ const { join } = require('node:path');
 const ALLOWED = {
   access: ['streams'],
   identity: ['access', 'messaging'],
-  ticketing: ['access', 'identity', 'messaging', 'streams'],
+  ticketing: ['access', 'identity', 'messaging', 'payments', 'streams'],
   webhooks: ['ticketing'],
   creators: ['identity', 'streams', 'ticketing'],
   whitelabel: ['identity'],

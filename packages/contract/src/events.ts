@@ -6,6 +6,7 @@ import { ticketingEvents } from './events/ticketing.events';
 import { messagingEvents } from './events/messaging.events';
 import { creatorsEvents } from './events/creators.events';
 import { domainEvents } from './events/platform-domains.events';
+import { paymentsEvents } from './events/payments.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -18,6 +19,7 @@ export const EVENT_DEFINITIONS = {
   ...ticketingEvents,
   ...messagingEvents,
   ...creatorsEvents,
+  ...paymentsEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

@@ -14,6 +14,7 @@ export * from './access';
 export * from './identity';
 export * from './creators';
 export * from './ticketing/payments';
+export * from './payments';
 export * from './common/api-version';
 export * from './events';
 export * from './platform/webhook-endpoints.schemas';

@@ -22,6 +22,7 @@ import { attendeesContract } from './ticketing/attendees.contract';
 import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
+import { paymentsContract } from './payments/payments.contract';
 
 const c = initContract();
 
@@ -53,6 +54,7 @@ const groups = {
   creators: creatorsContract,
   branding: brandingContract,
   domains: domainsContract,
+  payments: paymentsContract,
 };
 
 /**
@@ -86,6 +88,7 @@ export type ContractGroups = {
   creators: typeof creatorsContract;
   branding: typeof brandingContract;
   domains: typeof domainsContract;
+  payments: typeof paymentsContract;
 };
 
 /** The whole API. */

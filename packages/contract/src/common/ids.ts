@@ -38,6 +38,7 @@ export const ID_PREFIXES = {
   otp_challenge: 'otp',
   // Ticketing
   payment: 'pay',
+  payment_provider_config: 'ppc',
   refund: 're',
   checkout_session: 'cs',
   // Creators

@@ -30,6 +30,8 @@ export const PERMISSIONS = [
   'contents:review',
   'branding:read',
   'branding:write',
+  'payments:read',
+  'payments:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

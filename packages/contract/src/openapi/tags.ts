@@ -54,6 +54,7 @@ const BY_GROUP: Record<string, Tag> = {
   branding: 'Whitelabel',
   domains: 'Whitelabel',
   requestLogs: 'Request log',
+  payments: 'Payments',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { access } from '../common/access';
+import { MetadataSchema } from '../common/metadata';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
 import { TicketedEventSchema } from './catalogue.schemas';
@@ -67,14 +68,17 @@ export const refundsContract = c.router(
       path: '/v1/orders/:id/refunds',
       summary: 'Refund an order',
       description:
-        'Returns `amount` (default: all that is left) of a paid order; needs an `Idempotency-Key` (`400 idempotency_key_required`). ' +
-        'The amount must be at most `amount_paid - amount_refunded` (`422 refund_amount_too_large`, `param: amount`). ' +
-        'The simulator settles the refund at once. When everything paid has been returned the order becomes `refunded` (seats released, tickets void, ' +
+        'Returns `amount` (default: all that is left) of one payment of a paid order; needs an `Idempotency-Key` (`400 idempotency_key_required`). ' +
+        'The amount must be at most what is left of that payment and of the order (`422 refund_amount_too_large`, `param: amount`, `details.refundable` and `details.order_refundable`). ' +
+        'The simulator settles the refund at once (except for its pending-refund payers); a live provider\'s refund is `pending` (`payments.refund.created`) until it settles. When everything paid has been returned the order becomes `refunded` (seats released, tickets void, ' +
         'stream access revoked); otherwise `partially_refunded`. Only `paid` and `partially_refunded` orders: `409 order_not_refundable`.',
       pathParams: IdParams,
       body: z.object({
-        amount: z.number().int().min(1).optional().describe('In the currency\'s minor unit.'),
+        amount: z.number().int().min(1).optional().describe('In the currency\'s minor unit; at most what is left of the payment.'),
         reason: z.string().max(500).optional(),
+        payment: z.string().max(255).optional().describe('The `pay_` whose money goes back; default: the newest succeeded payment with money left.'),
+        manual: z.boolean().optional().describe('The money went back outside the service: recorded `succeeded` at once, no provider call.'),
+        metadata: MetadataSchema.optional(),
       }),
       responses: { 201: dataOf(RefundSchema), ...errors, ...errorResponses(404, 409, 422) },
       metadata: refund,

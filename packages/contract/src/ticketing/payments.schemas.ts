@@ -8,7 +8,34 @@ export const MAGIC_PAYERS = {
   neverAnswers: ['+254711000003'],
   /** The payment succeeds; every refund of it fails (`declined`). */
   refundFails: ['+254711000005', '4000000000005126'],
+  /** Fails with `cancelled_by_user` (the payer dismissed the prompt). */
+  cancelledByUser: ['+254711000004'],
+  /** Fails with `timeout` (the prompt was never answered). */
+  timesOut: ['+254711000006'],
+  /** The payment succeeds; its refunds stay `pending` until the test helper settles them. */
+  refundsPending: ['+254711000008', '4000000000007726'],
 } as const;
+
+/** The stable reasons of a failed payment; clients read an unknown code as `declined`. */
+export const PAYMENT_FAILURE_CODES = [
+  'insufficient_funds',
+  'declined',
+  'cancelled_by_user',
+  'timeout',
+  'invalid_pin',
+  'subscriber_busy',
+  'amount_mismatch',
+  'provider_error',
+] as const;
+
+export const PAYMENT_PROVIDERS = ['simulated', 'mpesa', 'paystack', 'stripe'] as const;
+
+export const NextActionSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('confirm_on_phone'), phone_hint: z.string(), expires_at: z.string() }),
+    z.object({ type: z.literal('redirect'), url: z.string() }),
+  ])
+  .meta({ id: 'PaymentNextAction' });
 
 export const PaymentSchema = z
   .object({
@@ -20,10 +47,25 @@ export const PaymentSchema = z
     method: z.enum(['mobile_money', 'card', 'comp']),
     amount: z.number().int(),
     currency: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    failure_code: z.string().nullable().describe('`insufficient_funds` or `declined` when `status` is `failed`.'),
+    status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
+    failure_code: z
+      .string()
+      .nullable()
+      .describe(`When \`status\` is \`failed\`: one of ${PAYMENT_FAILURE_CODES.map((c) => `\`${c}\``).join(', ')}; read an unknown code as \`declined\`.`),
+    failure_message: z.string().nullable(),
     payer_hint: z.string().nullable().describe('The last four digits of the phone or card; never the whole number.'),
+    provider: z.enum(PAYMENT_PROVIDERS).nullable().describe('`simulated` in test mode without a configuration; `null` for `comp`.'),
+    provider_config: z.string().nullable().describe('The `ppc_` configuration that took it.'),
+    provider_reference: z.string().nullable().describe('M-Pesa `CheckoutRequestID`, Paystack reference, Stripe Checkout Session id.'),
+    provider_receipt: z.string().nullable().describe('M-Pesa receipt number, Paystack transaction id, Stripe PaymentIntent id.'),
+    organization: z.string().nullable(),
+    customer: z.string().nullable(),
+    amount_refunded: z.number().int().describe('What succeeded refunds of this payment returned.'),
+    late: z.boolean().describe('Succeeded after its order expired or was cancelled.'),
+    next_action: NextActionSchema.nullable().describe('While `pending`: what the payer must do next.'),
+    metadata: z.record(z.string(), z.string()),
     created_at: z.string(),
+    updated_at: z.string(),
     settled_at: z.string().nullable(),
   })
   .meta({ id: 'Payment' });
@@ -39,8 +81,16 @@ export const RefundSchema = z
     currency: z.string(),
     reason: z.string().nullable(),
     status: z.enum(['pending', 'succeeded', 'failed']),
-    failure_code: z.string().nullable(),
+    failure_code: z.string().nullable().describe('`declined`, `refunds_unavailable`, `insufficient_balance` or `provider_error` when `failed`.'),
+    failure_message: z.string().nullable(),
+    payment: z.string().nullable().describe('The `pay_` whose money it returns.'),
+    source: z.enum(['provider', 'manual', 'external']),
+    line_items: z.array(z.object({ line_item: z.string(), quantity: z.number().int() })),
+    provider: z.string().nullable(),
+    provider_reference: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
     created_at: z.string(),
+    updated_at: z.string(),
     settled_at: z.string().nullable(),
   })
   .meta({ id: 'Refund' });

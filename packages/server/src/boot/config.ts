@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkMessagingConfig, MESSAGING_CONFIG } from './messaging-config';
+import { checkPaymentsConfig, PAYMENTS_CONFIG } from './payments-config';
 
 const ConfigSchema = z.object({
   DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
@@ -99,7 +100,10 @@ const ConfigSchema = z.object({
   /** Days the text of a finished message (sent, delivered, failed, cancelled) is kept; the message's record stays. */
   SVC_RETAIN_MESSAGE_BODIES_DAYS: z.coerce.number().int().min(1).max(3_650).default(30),
   ...MESSAGING_CONFIG,
-}).superRefine(checkMessagingConfig);
+  ...PAYMENTS_CONFIG,
+})
+  .superRefine(checkMessagingConfig)
+  .superRefine(checkPaymentsConfig);
 
 export type Config = z.infer<typeof ConfigSchema> & { baseUrl: string };
 

@@ -31,6 +31,7 @@ import * as encryptionKeyCheck from './migrations/2026_11_28_20_encryption_key_c
 import * as accessOpenSessionsIndexPlans from './migrations/2026_11_29_10_access_open_sessions_index_plans';
 import * as whitelabel from './migrations/2026_12_02_45_whitelabel';
 import * as leaseWebhookSlotsIndexPlans from './migrations/2026_11_29_20_lease_webhook_slots_index_plans';
+import * as payments from './migrations/2026_12_02_20_payments';
 import * as retentionIndexes from './migrations/2026_12_02_60_retention_indexes';
 import * as requestLogs from './migrations/2026_12_02_80_request_logs';
 
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_20_encryption_key_check': encryptionKeyCheck,
   '2026_11_29_10_access_open_sessions_index_plans': accessOpenSessionsIndexPlans,
   '2026_11_29_20_lease_webhook_slots_index_plans': leaseWebhookSlotsIndexPlans,
+  '2026_12_02_20_payments': payments,
   '2026_12_02_45_whitelabel': whitelabel,
   '2026_12_02_60_retention_indexes': retentionIndexes,
   '2026_12_02_80_request_logs': requestLogs,

@@ -19,6 +19,7 @@ import type { TicketingTables } from './ticketing.schema';
 import type { MessagingTables } from './messaging.schema';
 import type { CreatorsTables } from './creators.schema';
 import type { WhitelabelTables } from './whitelabel.schema';
+import type { PaymentsTables } from './payments.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -190,7 +191,7 @@ export interface RequestLogsTable {
   created_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables {
   tenants: TenantsTable;
   request_logs: RequestLogsTable;
   api_keys: ApiKeysTable;

@@ -131,6 +131,8 @@ export interface OrdersTable {
   amount_discount: Generated<number>;
   amount_paid: Generated<number>;
   amount_refunded: Generated<number>;
+  /** Refunds still on their way back: not refundable again. */
+  amount_refund_pending: Generated<number>;
   currency: string;
   buyer_name: string | null;
   buyer_email: string | null;
@@ -225,12 +227,27 @@ export interface PaymentsTable {
   method: 'mobile_money' | 'card' | 'comp';
   amount: number;
   currency: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: 'pending' | 'succeeded' | 'failed' | 'cancelled';
   failure_code: string | null;
   /** The last digits of the phone or card, never the whole number. */
   payer_hint: string | null;
   created_at: Timestamp;
   settled_at: Date | null;
+  provider: 'simulated' | 'mpesa' | 'paystack' | 'stripe' | null;
+  provider_config_id: string | null;
+  provider_reference: string | null;
+  provider_receipt: string | null;
+  failure_message: string | null;
+  late: Generated<boolean>;
+  next_action: Json<unknown> | null;
+  /** When reconciliation asks the provider next; `null` once final. */
+  next_check_at: Date | null;
+  checks: Generated<number>;
+  organization_id: string | null;
+  customer_id: string | null;
+  amount_refunded: Generated<number>;
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
+  updated_at: Timestamp;
 }
 
 export interface RefundsTable {
@@ -245,6 +262,17 @@ export interface RefundsTable {
   failure_code: string | null;
   created_at: Timestamp;
   settled_at: Date | null;
+  payment_id: string | null;
+  source: Generated<'provider' | 'manual' | 'external'>;
+  provider: string | null;
+  provider_config_id: string | null;
+  provider_reference: string | null;
+  failure_message: string | null;
+  next_check_at: Date | null;
+  /** Whether the order counts this money (a refund of a duplicate or refused late payment is outside its totals). */
+  order_counted: Generated<boolean>;
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
+  updated_at: Timestamp;
 }
 
 export interface EventPageViewsTable {

@@ -7,6 +7,7 @@ import { identityModule } from './identity';
 import { ticketingModule } from './ticketing';
 import { messagingModule } from './messaging';
 import { creatorsModule } from './creators';
+import { paymentsModule } from './payments';
 import { whitelabelModule } from './whitelabel';
 
 /**
@@ -20,6 +21,7 @@ export const MODULES: readonly ModuleDefinition[] = [
   streamsModule,
   identityModule,
   ticketingModule,
+  paymentsModule,
   messagingModule,
   creatorsModule,
   whitelabelModule,

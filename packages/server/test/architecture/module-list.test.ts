@@ -26,6 +26,7 @@ const SERVED: Record<string, object> = {
   ticketing: { organizerEvents: 1, ticketTypes: 1, eventSlots: 1, coupons: 1, booking: 1, orders: 1, tickets: 1, ticketingPayments: 1, attendees: 1, checkins: 1, analytics: 1, activity: 1 },
   creators: { creators: 1 },
   whitelabel: { branding: 1, domains: 1 },
+  payments: { payments: 1 },
 };
 
 describe('The module list', () => {

@@ -74,6 +74,11 @@ const COVERED_ELSEWHERE = [
   '/v1/orders/:id/refunds',
   // A request's log row: test/platform/request-logs.test.ts ("answers 404 for … another tenant's, or the other environment's").
   '/v1/request_logs/:id',
+  // Payments and refunds need a paid order: test/payments/payments-read.test.ts; configurations are verified at a
+  // provider's fake: test/payments/provider-configs.test.ts.
+  '/v1/payments/:id',
+  '/v1/refunds/:id',
+  '/v1/payments/provider_configs/:id',
 ];
 const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
 

@@ -66,7 +66,7 @@ describe('POST /v1/events/{event}/book', () => {
     expect(booking).toMatchObject({ customer: session.user.customer, buyer: { email: session.user.email } });
   });
 
-  it('takes the tenant header alone in live mode; a priced live booking answers 503 payments_unavailable', async () => {
+  it('takes the tenant header alone in live mode; a priced live booking without a payment configuration answers 409 payments_not_configured', async () => {
     const tenant = await t.tenant();
     const free = await seedEvent(t, tenant, { livemode: true, ticketTypes: [{ price: 0 }] });
     const header = { 'X-Tenant-Code': tenant.tenant.code };
@@ -74,9 +74,9 @@ describe('POST /v1/events/{event}/book', () => {
     expect(booking).toMatchObject({ livemode: true, status: 'paid' });
     expect(payment).toEqual([]);
     const priced = await seedEvent(t, tenant, { livemode: true, ticketTypes: [{ price: 500, quantity: 3 }] });
-    const err = expectError(await bookAs(t, header, priced.event.slug, bookingBody(priced.ticketType.id)), 503, 'payments_unavailable');
-    expect(err.type).toBe('api_error');
-    expectError(await bookAs(t, pk(tenant, 'live'), priced.event.slug, bookingBody(priced.ticketType.id)), 503, 'payments_unavailable');
+    const err = expectError(await bookAs(t, header, priced.event.slug, bookingBody(priced.ticketType.id)), 409, 'payments_not_configured');
+    expect(err.type).toBe('invalid_request_error');
+    expectError(await bookAs(t, pk(tenant, 'live'), priced.event.slug, bookingBody(priced.ticketType.id)), 409, 'payments_not_configured');
     expect(await bucketsOf(t, priced.event.id)).toMatchObject({ [`t:${priced.ticketType.id}`]: { held: 0, sold: 0 } });
     // The test-mode event is not the live one.
     expectError(await bookAs(t, pk(tenant), priced.event.slug, bookingBody(priced.ticketType.id)), 404, 'resource_not_found');

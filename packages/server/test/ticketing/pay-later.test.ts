@@ -61,7 +61,7 @@ describe('pay-later', () => {
     expect(await getOrder(t, tenant, booking.id)).toMatchObject({ status: 'paid', amount_paid: 5000 });
   });
 
-  it("takes a server's secret key as well as a browser's publishable key; live mode has no payments yet (503)", async () => {
+  it("takes a server's secret key as well as a browser's publishable key; live mode without a payment configuration is 409 payments_not_configured", async () => {
     const tenant = await t.tenant();
     const booking = await payLaterBooking(tenant);
     const bySecret = await t.http().post(`/v1/events/booking/pay-later/fixed/${booking.code}`).set(sk(tenant)).send({});
@@ -69,7 +69,7 @@ describe('pay-later', () => {
     const { event, ticketType } = await seedEvent(t, tenant, { livemode: true, ticketTypes: [{ price: 5000, allow_pay_later: true }] });
     const live = await t.http().post(`/v1/events/${event.id}/book`).set(pk(tenant, 'live')).send({ ...bookingBody(ticketType.id, 1), pay_later: true });
     const code = expectStatus(live, 201).data.booking.code;
-    expectError(await t.http().post(`/v1/events/booking/pay-later/fixed/${code}`).set(pk(tenant, 'live')).send({}), 503, 'payments_unavailable');
+    expectError(await t.http().post(`/v1/events/booking/pay-later/fixed/${code}`).set(pk(tenant, 'live')).send({}), 409, 'payments_not_configured');
   });
 
   it('answers 409 for an order not booked to pay later, 404 for an unknown code or another tenant', async () => {

@@ -18,6 +18,8 @@ import { attendeeDeliverySubscriber } from './attendees/delivery-statuses';
 import { checkinsRouter } from './checkins/checkins.router';
 import { pageViewWriter, setUpPublicReads } from './public/public-parts';
 import { purgePageViewsJob } from './public/purge-page-views.job';
+import { registerPaymentTarget } from '../payments';
+import { ticketPaymentTarget } from './payments/payment-target';
 
 /**
  * Events and ticketing: the organizer's catalogue, public event pages, booking with capacity holds, orders,
@@ -26,8 +28,13 @@ import { purgePageViewsJob } from './public/purge-page-views.job';
  */
 export const ticketingModule: ModuleDefinition = {
   name: 'ticketing',
-  // The public event page's cache (cleared through LISTEN), its batched bucket reads and the page view counter.
-  setup: setUpPublicReads,
+  // The public event page's cache (cleared through LISTEN), its batched bucket reads and the page view counter;
+  // and ticket orders as what payments pay.
+  setup: (ctx, listener) => {
+    setUpPublicReads(ctx, listener);
+    // Payments tell ticketing of money confirmed or returned after the request that started it.
+    registerPaymentTarget(ticketPaymentTarget);
+  },
   routers: (ctx) => ({
     organizerEvents: organizerEventsRouter(ctx),
     ticketTypes: ticketTypesRouter(ctx),

@@ -114,7 +114,7 @@ export async function rejectAttendee(ctx: AppContext, caller: OrganizerCaller, r
       if (othersLeft > 0) await giveBackSeat(trx, ctx, scope, order);
       const amount = shareOf(order, Number(counts.all), othersLeft);
       if (amount > 0) {
-        const issued = await issueRefund(trx, scope, order, amount, reason ?? 'Attendee rejected by the organizer.');
+        const issued = await issueRefund(trx, ctx, scope, order, amount, reason ?? 'Attendee rejected by the organizer.');
         if (issued.refund.status === 'succeeded') await orderAfterRefund(trx, ctx, scope, issued.order);
       } else if (othersLeft === 0) {
         // Nothing was paid (a comp): the order ends as cancelled, its seats back.

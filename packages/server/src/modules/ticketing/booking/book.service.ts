@@ -8,6 +8,7 @@ import type { TenantPrincipal } from '../../../core/principal';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { sendInTransaction } from '../../../jobs/send-in-transaction';
+import { requireLivePayments } from '../../payments';
 import { ensureBuckets, holdSeats, roomIn } from '../capacity/capacity-buckets';
 import { recordIfSoldOut } from '../activity/activity-items';
 import { discountOf, holdCouponUse, usableCoupon } from '../capacity/coupon-uses';
@@ -112,8 +113,8 @@ export async function book(
   const payLater = total > 0 && body.pay_later === true;
   if (payLater && !t.ticketType.allow_pay_later) throw invalid('pay_later', 'This ticket cannot be paid later.');
   const buyer = await buyerOf(ctx.db, principal, body);
-  // No live payments provider exists yet: a priced live booking could never be paid.
-  if (total > 0 && !payLater && scope.livemode) throw ApiError.of('payments_unavailable');
+  // A priced live booking needs a payment configuration serving the organization (409 / 503 before any hold).
+  if (total > 0 && !payLater && scope.livemode) await requireLivePayments(ctx, scope, t.event.organization_id);
   // A pay-later order keeps its seats until the event starts; a checkout holds them for the event's hold time.
   const held = new Date(now.getTime() + t.event.hold_minutes * 60_000);
   const starts = new Date(t.event.starts_at);

@@ -5,15 +5,18 @@ import { Batcher, runByGroup } from '../../../core/batcher';
 import { ApiError } from '../../../core/errors';
 import { eventRequestOf, type RequestRef } from '../../../core/request-context';
 import { withRequest } from '../../../core/scope';
-import { emitEvent } from '../../../core/events/emit-event';
+import { emitEvent, emitPreparedEvents, envelopeOf } from '../../../core/events/emit-event';
+import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
+import { nextCheckAt, payerHint, recordPayment, recordPayments, serializePayment, startSimulatedPayment } from '../../payments';
 import { applyPayment } from '../payments/apply-payment';
 import { payHeldOrders, type EventRequest, type LockedOrder, type OrderRow } from '../payments/order-port';
-import { recordPayment, recordPayments, serializePayment } from '../payments/payments.service';
-import { payerHint, simulatePayment, type SimulatedOutcome } from '../payments/simulator';
 import { findTestSession, lockOrdersWithCatalogue, lockOrderWithCatalogue, scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
 
 export type PayInput = { method: 'mobile_money'; phone: string } | { method: 'card'; card_number: string };
+
+/** What the simulator answered for a payer, before anything is written. */
+type SimulatedOutcome = Awaited<ReturnType<typeof startSimulatedPayment>>;
 
 /** Where the page sends the buyer: the booking's `redirect_url` with the order code and the outcome. */
 function redirectTo(redirectUrl: string | null, code: string, outcome: string, paymentId: string): string | null {
@@ -34,7 +37,7 @@ function redirectTo(redirectUrl: string | null, code: string, outcome: string, p
  */
 async function claimSession(trx: Transaction<DB>, session: CheckoutSessionRow, order: OrderRow, outcome: SimulatedOutcome): Promise<void> {
   const payable: CheckoutSessionRow['status'][] = order.status === 'expired' ? ['open', 'expired'] : ['open'];
-  const q = outcome.status === 'succeeded'
+  const q = outcome.state.status === 'succeeded'
     ? trx.updateTable('checkout_sessions').set({ status: 'complete', completed_at: new Date() }).where('id', '=', session.id).where('status', 'in', payable).returning('status')
     : trx.selectFrom('checkout_sessions').select('status').where('id', '=', session.id).where('status', 'in', payable);
   if (await q.executeTakeFirst()) return;
@@ -47,8 +50,21 @@ export async function paySession(ctx: AppContext, id: string, input: PayInput, r
   const session = await findTestSession(ctx.db, id);
   if (!session) throw ApiError.notFound('checkout session', id);
   const payer = input.method === 'card' ? input.card_number : input.phone;
-  const outcome = simulatePayment(payer);
-  if (outcome.status === 'succeeded') {
+  const outcome = await startSimulatedPayment(ctx, {
+    paymentId: 'pay_new',
+    orderCode: '',
+    amount: session.amount,
+    currency: session.currency,
+    method: input.method,
+    phone: input.method === 'mobile_money' ? input.phone : null,
+    cardNumber: input.method === 'card' ? input.card_number : null,
+    email: null,
+    description: '',
+    callbackUrl: '',
+    returnUrl: '',
+    expiresAt: session.expires_at,
+  });
+  if (outcome.state.status === 'succeeded') {
     const together = await batchOf(ctx).add({ session, input, payer, request: eventRequestOf(request) });
     if (together !== ALONE) return together;
   }
@@ -56,6 +72,12 @@ export async function paySession(ctx: AppContext, id: string, input: PayInput, r
 }
 
 type PaidSession = { payment: Payment; redirect_to: string | null };
+
+/** A payment that arrived after its order expired and took the seats again. */
+async function markLate(trx: Transaction<DB>, scope: Scope, id: string): Promise<Payment> {
+  const row = await scoped(trx, scope).updateTable('payments').set({ late: true, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return serializePayment(row);
+}
 
 /** One payment in its own transaction: every outcome, every state of the order and session. */
 function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput, payer: string, outcome: SimulatedOutcome, request?: RequestRef): Promise<PaidSession> {
@@ -70,24 +92,34 @@ function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput,
     }
     await claimSession(trx, session, order, outcome);
     if (ended) throw ApiError.of('order_not_payable', { details: { status: order.status, event_status: event.status } });
+    const { state } = outcome;
     const row = await recordPayment(trx, scope, {
       orderId: order.id,
       checkoutSessionId: session.id,
+      organizationId: order.organization_id,
+      customerId: order.customer_id,
       method: input.method,
       amount: session.amount,
       currency: session.currency,
-      status: outcome.status,
-      failureCode: outcome.status === 'failed' ? outcome.failureCode : null,
+      status: state.status === 'cancelled' ? 'failed' : state.status,
+      failureCode: state.status === 'failed' ? state.failureCode : null,
       payerHint: payerHint(payer),
+      provider: 'simulated',
+      nextAction: outcome.nextAction,
+      // A payer that never answers is asked about by reconciliation until it gives up (failed, `timeout`).
+      nextCheckAt: state.status === 'pending' ? nextCheckAt(new Date(), 0) : null,
     });
     const payment = serializePayment(row);
-    if (outcome.status === 'failed') {
+    if (state.status === 'failed' || state.status === 'cancelled') {
       await emitEvent(trx, scope, { type: 'payments.payment.failed', subject: row.id, object: payment });
       return { payment, redirect_to: null };
     }
-    if (outcome.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id) };
+    if (state.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id) };
     const applied = await applyPayment(trx, ctx, scope, order, row.amount, { event, ticketType });
-    return { payment, redirect_to: redirectTo(session.redirect_url, order.code, applied.refunded ? 'refunded' : 'succeeded', row.id) };
+    const late = order.status === 'expired';
+    const paid = late ? await markLate(trx, scope, row.id) : payment;
+    await emitEvent(trx, scope, { type: 'payments.payment.succeeded', subject: row.id, object: paid });
+    return { payment: paid, redirect_to: redirectTo(session.redirect_url, order.code, applied.refunded ? 'refunded' : 'succeeded', row.id) };
   });
 }
 
@@ -179,21 +211,32 @@ export async function payTogether(ctx: AppContext, items: readonly PayItem[]): P
     const payments = await recordPayments(
       trx,
       scope,
-      paying.map(({ item }) => ({
+      paying.map(({ item, ...c }) => ({
         orderId: item.session.order_id,
         checkoutSessionId: item.session.id,
+        organizationId: c.locked.order.organization_id,
+        customerId: c.locked.order.customer_id,
         method: item.input.method,
         amount: item.session.amount,
         currency: item.session.currency,
         status: 'succeeded' as const,
         failureCode: null,
         payerHint: payerHint(item.payer),
+        provider: 'simulated' as const,
       })),
     );
     await payHeldOrders(trx, ctx, scope, paying.map((c) => c.locked), paying.map((c) => c.item.request));
+    const objects = payments.map(serializePayment);
+    await emitPreparedEvents(
+      trx,
+      objects.map((object, j) => {
+        const envelope = envelopeOf(scope, { type: 'payments.payment.succeeded', subject: object.id, object });
+        return { scope, envelope: { ...envelope, request: paying[j]!.item.request ?? null } };
+      }),
+    );
     paying.forEach((c, j) => {
       const row = payments[j]!;
-      out[c.i] = { payment: serializePayment(row), redirect_to: redirectTo(c.item.session.redirect_url, c.locked.order.code, 'succeeded', row.id) };
+      out[c.i] = { payment: objects[j]!, redirect_to: redirectTo(c.item.session.redirect_url, c.locked.order.code, 'succeeded', row.id) };
     });
   });
   return out;

@@ -16,7 +16,9 @@ async function refundPaid(ctx: AppContext, scope: Scope, orderId: string): Promi
   return ctx.db.transaction().execute(async (trx) => {
     const order = await scoped(trx, scope).selectFrom('orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
     if (!order || (order.status !== 'paid' && order.status !== 'partially_refunded')) return false;
-    const refundable = order.amount_paid - order.amount_refunded;
+    const refundable = order.amount_paid - order.amount_refunded - order.amount_refund_pending;
+    // Refunds still on their way back decide the order when they settle.
+    if (refundable <= 0 && order.amount_refund_pending > 0) return false;
     if (refundable <= 0) {
       const released = await releaseOrderAs(trx, ctx, scope, order, 'cancelled');
       if (!released) return false;
@@ -36,7 +38,7 @@ async function refundPaid(ctx: AppContext, scope: Scope, orderId: string): Promi
       .where('reason', '=', EVENT_CANCELLED_REASON)
       .executeTakeFirst();
     if (triedBefore) return false;
-    const issued = await issueRefund(trx, scope, order, refundable, EVENT_CANCELLED_REASON);
+    const issued = await issueRefund(trx, ctx, scope, order, refundable, EVENT_CANCELLED_REASON);
     if (issued.refund.status === 'succeeded') await orderAfterRefund(trx, ctx, scope, issued.order);
     return issued.refund.status === 'succeeded';
   });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { PayLaterResultSchema } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
+import { requireLivePayments } from '../../payments';
 import { scoped, type Scope } from '../../../core/scope';
 import { checkoutUrl, openSession } from '../checkout/checkout-sessions.service';
 
@@ -41,8 +42,8 @@ export async function payLater(ctx: AppContext, scope: Scope, code: string, mode
       }
       charge = amount;
     }
-    // Live mode takes payments at a provider; none is wired in yet (the same answer as a priced live booking).
-    if (scope.livemode) throw ApiError.of('payments_unavailable');
+    // Live mode takes payments through the organization's configurations (the same answers as a priced live booking).
+    if (scope.livemode) await requireLivePayments(ctx, scope, order.organization_id);
     const sessionId = await openSession(trx, scope, {
       orderId: order.id,
       amount: charge,

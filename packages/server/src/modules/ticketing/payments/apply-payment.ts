@@ -33,6 +33,6 @@ export async function applyPayment(
   const { paid } = await payOrder(trx, ctx, scope, counted, catalogue);
   if (paid) return { order: counted, refunded: false };
   const refundable = counted.amount_paid - counted.amount_refunded;
-  const issued = await issueRefund(trx, scope, counted, refundable, 'seats_unavailable');
+  const issued = await issueRefund(trx, ctx, scope, counted, refundable, 'seats_unavailable');
   return { order: issued.order, refunded: issued.refund.status === 'succeeded' };
 }

@@ -3,11 +3,11 @@ import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import { scoped } from '../../../core/scope';
+import { listRefundObjects, refundablePayments, serializeRefund } from '../../payments';
 import { requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
 import type { Executor } from '../../../db/database';
 import { issueRefund } from './issue-refund';
 import { orderAfterRefund } from './order-after-refund';
-import { listRefunds, serializeRefund } from './refunds.repository';
 
 /** The order, if the caller may reach it: a member needs the permission in the order's organization. */
 async function orderFor(ctx: AppContext, db: Executor, caller: OrganizerCaller, id: string, level: 'read' | 'write') {
@@ -17,25 +17,42 @@ async function orderFor(ctx: AppContext, db: Executor, caller: OrganizerCaller, 
   return order;
 }
 
-/** `POST /v1/orders/{id}/refunds`: at most what is left to refund, settled at once by the simulator. */
-export async function createRefund(ctx: AppContext, caller: OrganizerCaller, orderId: string, input: { amount?: number; reason?: string }): Promise<Refund> {
+export interface CreateRefundInput {
+  amount?: number;
+  reason?: string;
+  payment?: string;
+  manual?: boolean;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * `POST /v1/orders/{id}/refunds`: returns money of one payment (the one named, else the newest with money left),
+ * at most what is left of it. The simulator settles at once; a live provider's refund is `pending` until it settles.
+ */
+export async function createRefund(ctx: AppContext, caller: OrganizerCaller, orderId: string, input: CreateRefundInput): Promise<Refund> {
   const { scope } = caller;
   return ctx.db.transaction().execute(async (trx) => {
     const order = await orderFor(ctx, trx, caller, orderId, 'write');
-    const refundable = order.amount_paid - order.amount_refunded;
+    const refundable = order.amount_paid - order.amount_refunded - order.amount_refund_pending;
     if ((order.status !== 'paid' && order.status !== 'partially_refunded') || refundable <= 0) {
       throw ApiError.of('order_not_refundable', { details: { status: order.status, refundable } });
     }
     const amount = input.amount ?? refundable;
     // Checked again by the conditional update in issueRefund, which is what holds when refunds race.
-    if (amount > refundable) throw ApiError.of('refund_amount_too_large', { param: 'amount', details: { refundable } });
-    const issued = await issueRefund(trx, scope, order, amount, input.reason ?? null);
-    if (issued.refund.status === 'succeeded') await orderAfterRefund(trx, ctx, scope, issued.order);
+    if (amount > refundable) throw ApiError.of('refund_amount_too_large', { param: 'amount', details: { refundable, order_refundable: refundable } });
+    if (input.payment !== undefined && !isIdOf('payment', input.payment)) throw ApiError.notFound('payment', input.payment);
+    const paymentId = input.payment ?? (await refundablePayments(trx, scope, order.id))[0]?.payment.id;
+    if (input.payment !== undefined) {
+      const own = await scoped(trx, scope).selectFrom('payments').select('id').where('id', '=', input.payment).where('order_id', '=', order.id).executeTakeFirst();
+      if (!own) throw ApiError.notFound('payment', input.payment);
+    }
+    const issued = await issueRefund(trx, ctx, scope, order, amount, input.reason ?? null, { paymentId, manual: input.manual, metadata: input.metadata });
+    if (issued.refunds.every((r) => r.status === 'succeeded')) await orderAfterRefund(trx, ctx, scope, issued.order);
     return serializeRefund(issued.refund);
   });
 }
 
 export async function listOrderRefunds(ctx: AppContext, caller: OrganizerCaller, orderId: string, page: CursorPageQuery) {
   await orderFor(ctx, ctx.db, caller, orderId, 'read');
-  return listRefunds(ctx.db, caller.scope, orderId, page);
+  return listRefundObjects(ctx.db, caller.scope, { order: orderId }, page);
 }

@@ -1,0 +1,2 @@
+export * from './provider-configs.schemas';
+export * from './payments.contract';

@@ -1,0 +1,22 @@
+import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { paymentsRouter } from './payments.router';
+import { reconcileJobs } from './reconcile/reconcile-payments.job';
+
+/**
+ * Payments: payment attempts at a provider (the simulator in test mode, tenants' M-Pesa, Paystack and Stripe
+ * accounts), their references, provider notifications, reconciliation and refunds at the provider. The
+ * products that own orders (ticketing) pay through it and register a `PaymentTarget` to learn of money.
+ */
+export const paymentsModule: ModuleDefinition = {
+  name: 'payments',
+  routers: (ctx) => ({ payments: paymentsRouter(ctx) }),
+  jobs: (ctx) => reconcileJobs(ctx),
+};
+
+export { registerPaymentTarget, type PaymentTarget } from './payment-targets';
+export { recordPayment, recordPayments, refundablePayments, serializePayment, startSimulatedPayment, succeededPayments, nextCheckAt, type PaymentRow } from './attempts/payment-rows.service';
+export { refundPayment } from './refunds/refund-payment';
+export { listRefundObjects, type RefundRow } from './refunds/refunds.service';
+export { serializeRefund } from './refunds/refunds.serializer';
+export { payerHint } from './providers/simulated/simulator';
+export { effectiveConfigs, latePaymentPolicy, requireLivePayments } from './settings/payment-settings.service';
