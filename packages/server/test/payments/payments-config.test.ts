@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { mpesaSecurityCertificate, paymentProviderBaseUrl } from '../../src/payments-config';
+import { loadConfig } from '../../src/boot/config';
+import { mpesaSecurityCertificate, paymentProviderBaseUrl } from '../../src/boot/payments-config';
 import { DarajaFake } from '../kit/fakes/daraja-fake';
 import { PaystackFake } from '../kit/fakes/paystack-fake';
 

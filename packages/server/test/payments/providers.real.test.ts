@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DARAJA_SANDBOX_URL, PAYSTACK_URL, STRIPE_URL } from '../../src/payments-config';
+import { DARAJA_SANDBOX_URL, PAYSTACK_URL, STRIPE_URL } from '../../src/boot/payments-config';
 import { DarajaTokenCache } from '../../src/modules/payments/providers/mpesa/daraja-auth';
 import { DarajaClient } from '../../src/modules/payments/providers/mpesa/daraja-client';
 import { PaystackClient } from '../../src/modules/payments/providers/paystack/paystack-client';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import type { PaymentProviderConfigRow } from '../../../db/payments.schema';
 import type { PaymentProvider, ProviderCredentials, ProviderEnvironment, ProviderType } from '../provider';
-import { mpesaSecurityCertificate, paymentProviderBaseUrl } from '../../../payments-config';
+import { mpesaSecurityCertificate, paymentProviderBaseUrl } from '../../../boot/payments-config';
 import { providerDefinition } from './registry';
 
 /** Binds a configuration's secrets to its id, so a sealed value cannot be moved to another configuration. */

@@ -1,4 +1,4 @@
-import { DARAJA_PRODUCTION_URL, DARAJA_SANDBOX_URL } from '../../../../payments-config';
+import { DARAJA_PRODUCTION_URL, DARAJA_SANDBOX_URL } from '../../../../boot/payments-config';
 import { ProviderError, type InboundResult, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type RefundState } from '../../provider';
 import { call, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
 import { isProviderError } from '../provider-errors';

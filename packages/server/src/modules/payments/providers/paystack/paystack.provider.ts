@@ -1,4 +1,4 @@
-import { PAYSTACK_URL } from '../../../../payments-config';
+import { PAYSTACK_URL } from '../../../../boot/payments-config';
 import { ProviderError, type InboundResult, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type ProviderPaymentState, type RefundState } from '../../provider';
 import { call, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
 import { isProviderError } from '../provider-errors';

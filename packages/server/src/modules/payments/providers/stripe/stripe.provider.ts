@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { STRIPE_URL } from '../../../../payments-config';
+import { STRIPE_URL } from '../../../../boot/payments-config';
 import { ProviderError, type InboundResult, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type ProviderPaymentState, type RefundState } from '../../provider';
 import { call, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
 import { isProviderError } from '../provider-errors';
