@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
+import { pendingBooking } from '../ticketing/payments-fixtures';
 import { organization, pk, sk, type Tenant } from './whitelabel-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000', PUBLIC_BASE_URL: 'https://svc.example.net' });
@@ -71,6 +72,26 @@ describe('requests on a custom domain', () => {
     expectError(await t.http().get('/v1/domains').set(sk(a)).set(on('tickets.acme.example')), 404, 'route_not_found');
     expectError(await t.http().get('/v1/checkout/sessions/cs_unknown').set(on('sautisol.example')), 404, 'route_not_found');
     expectError(await t.http().get('/v1/checkout/sessions/cs_unknown').set(on('tickets.acme.example')), 404, 'resource_not_found');
+  });
+
+  it('show only the domain\'s own tenant\'s checkouts, in its brand', async () => {
+    const own = await pendingBooking(t, a);
+    const foreign = await pendingBooking(t, b);
+    // Booking links to the tenant's domain serving checkout; the other tenant has none.
+    expect(own.payment).toBe(`https://tickets.acme.example/checkout/${own.session}`);
+    expect(foreign.payment).toBe(`https://svc.example.net/checkout/${foreign.session}`);
+    const page = await t.http().get(`/checkout/${own.session}`).set(on('tickets.acme.example'));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Acme Tickets');
+    const session = expectStatus(await t.http().get(`/v1/checkout/sessions/${own.session}`).set(on('tickets.acme.example')), 200).data;
+    expect(session.url).toBe(`https://tickets.acme.example/checkout/${own.session}`);
+    expect((await t.http().get(`/checkout/${foreign.session}`).set(on('tickets.acme.example'))).status).toBe(404);
+    expectError(await t.http().get(`/v1/checkout/sessions/${foreign.session}`).set(on('tickets.acme.example')), 404, 'resource_not_found');
+    // Off the domain, the other tenant's page is its own, in its own name.
+    const elsewhere = await t.http().get(`/checkout/${foreign.session}`);
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.text).toContain('Beta Live');
+    expect(elsewhere.text).not.toContain('Acme');
   });
 
   it('refuse another tenant\'s key, token or tenant header with 400 tenant_mismatch', async () => {
