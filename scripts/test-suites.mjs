@@ -2,7 +2,7 @@
 // tell that each is there, and the test files that use them, by package directory. `pnpm test` installs what is
 // missing (scripts/prerequisites.mjs); `SVC_TEST_SKIP=browser,media` leaves named suites out instead, and the run's
 // summary lists them.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 const onPath = (name) => {
@@ -14,13 +14,20 @@ const onPath = (name) => {
   }
 };
 
+/** Whether Debian's PostgreSQL server and client tools of one major version are installed. */
+function debianPostgresTools() {
+  const root = '/usr/lib/postgresql';
+  return existsSync(root) && readdirSync(root).some((major) => ['initdb', 'postgres', 'pg_dump', 'pg_restore'].every((b) => existsSync(`${root}/${major}/bin/${b}`)));
+}
+
 /** @type {Record<string, {about: string, needs: {debian: string, present: () => boolean}[], files: Record<string, string[]>}>} */
 export const SUITES = {
   browser: {
     about: 'pages and SDKs driven in headless Chromium',
     needs: [{ debian: 'chromium', present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') }],
     files: {
-      'packages/server': ['test/ticketing/checkout-browser.test.ts'],
+      'packages/server': ['test/ticketing/checkout-browser.test.ts', 'test/whitelabel/whitelabel-browser.test.ts'],
+      'packages/console': ['test/console.e2e.test.ts'],
       'packages/sdk-browser': ['test/booking.test.ts', 'test/playback-session.test.ts'],
       examples: ['test/examples.test.ts', 'test/live-show.test.ts', 'test/live-player.test.ts'],
     },
@@ -33,14 +40,27 @@ export const SUITES = {
       { debian: 'libnginx-mod-rtmp', present: () => existsSync('/usr/lib/nginx/modules/ngx_rtmp_module.so') },
     ],
     files: {
-      'packages/server': ['test/streams/media-network-*.test.ts'],
+      'packages/server': ['test/streams/media-network-*.test.ts', 'test/streams/playback-cdn.test.ts'],
       examples: ['test/live-player.test.ts'],
     },
   },
   pgbouncer: {
     about: 'the server behind PgBouncer in transaction mode',
     needs: [{ debian: 'pgbouncer', present: () => existsSync(process.env.PGBOUNCER_PATH ?? '/usr/sbin/pgbouncer') }],
-    files: { 'packages/server': ['test/platform/pgbouncer.test.ts'] },
+    files: { 'packages/server': ['test/platform/pgbouncer.test.ts', 'test/platform/scale-out.test.ts'] },
+  },
+  failover: {
+    about: 'PostgreSQL with automatic failover: pg_auto_failover behind HAProxy',
+    needs: [
+      { debian: 'postgresql-15-auto-failover', present: () => existsSync('/usr/bin/pg_autoctl') },
+      { debian: 'haproxy', present: () => existsSync('/usr/sbin/haproxy') },
+    ],
+    files: { 'packages/server': ['test/platform/database-failover.test.ts'] },
+  },
+  backup: {
+    about: "backup and restore with PostgreSQL's own tools, on a cluster of their version",
+    needs: [{ debian: 'postgresql', present: () => debianPostgresTools() }],
+    files: { 'packages/server': ['test/platform/backup-restore.test.ts'] },
   },
 };
 
