@@ -11,7 +11,7 @@ import type { HostResolver } from './outbound/url-policy';
 import type { ModuleDefinition } from './modules/module-definition';
 import type { DomainProbe, WhitelabelSlot } from './branding';
 
-/** The long-lived parts a request handler may use; built once in main.ts (or by the test harness). */
+/** The long-lived parts a request handler may use; built once per process in boot/context.ts (or by the test harness). */
 export interface AppContext {
   config: Config;
   db: Database;
