@@ -57,6 +57,15 @@ export const SUITES = {
     ],
     files: { 'packages/server': ['test/platform/database-failover.test.ts'] },
   },
+  container: {
+    about: 'the container image, built and run with podman (as root) on a base made with debootstrap',
+    needs: [
+      { debian: 'podman', present: () => onPath('podman') },
+      { debian: 'runc', present: () => onPath('runc') || existsSync('/usr/sbin/runc') },
+      { debian: 'debootstrap', present: () => onPath('debootstrap') || existsSync('/usr/sbin/debootstrap') },
+    ],
+    files: { 'packages/server': ['test/container/image.test.ts'] },
+  },
   backup: {
     about: "backup and restore with PostgreSQL's own tools, on a cluster of their version",
     needs: [{ debian: 'postgresql', present: () => debianPostgresTools() }],
