@@ -165,6 +165,14 @@ export const OUTSIDE_CONTRACT: Record<string, Partial<Record<'get' | 'put' | 'po
       parameters: [pathParam('path', 'The screen\'s path within the console, or a static file under `assets/`.')],
     },
   },
+  '/capsules/{handle}': {
+    get: {
+      ...page('Creators', 'capsules.page', 'The public page of a creator\'s capsule, in the brand of its organization or tenant', 'text/html'),
+      description:
+        'A page the service renders from the public capsule. On a custom domain it serves that domain\'s tenant; on the service\'s own host, `?tenant=` names the tenant (live mode), as the tenant header does.',
+      parameters: [pathParam('handle', 'The capsule\'s handle.'), queryParam('tenant', 'The tenant\'s code, on the service\'s own host.')],
+    },
+  },
   '/.well-known/svc-domain-check': {
     get: {
       ...page('Whitelabel', 'domains.checkToken', 'The check token of the custom domain the request came on', 'text/plain'),
