@@ -1,5 +1,4 @@
 import type { DomainFamily, EffectiveBranding } from '@svc/contract';
-import type { AppContext } from './context';
 
 /** An active custom domain as requests on it are served: its tenant, environment and organization. */
 export interface ServedDomain {
@@ -55,7 +54,7 @@ export function neutralBrand(displayName: string, organizationId: string | null 
 }
 
 /** The brand a page or message of this tenant and organization shows. */
-export async function brandOf(ctx: Pick<AppContext, 'whitelabel'>, scope: { tenantId: string; livemode: boolean }, organizationId: string | null): Promise<EffectiveBranding> {
+export async function brandOf(ctx: { whitelabel?: WhitelabelSlot }, scope: { tenantId: string; livemode: boolean }, organizationId: string | null): Promise<EffectiveBranding> {
   return ctx.whitelabel ? ctx.whitelabel.brandOf(scope, organizationId) : neutralBrand('Checkout', organizationId);
 }
 
@@ -65,7 +64,7 @@ export async function brandOf(ctx: Pick<AppContext, 'whitelabel'>, scope: { tena
  * serving the family, else `{base_url}`.
  */
 export async function linkBaseOf(
-  ctx: AppContext,
+  ctx: { whitelabel?: WhitelabelSlot; config: { baseUrl: string } },
   scope: { tenantId: string; livemode: boolean },
   organizationId: string | null,
   family: DomainFamily,

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openObjectStore, type ObjectStore } from '../../src/core/storage/object-store';
+import type { ObjectStore } from '../../src/core/storage/object-store';
+import { openObjectStore } from '../../src/core/storage/open-object-store';
 import { parseStorageUrl } from '../../src/core/storage/storage-url';
 import { startS3, type RunningS3 } from '../kit/s3-server';
 

@@ -1,7 +1,3 @@
-import { DiskStore } from './disk-store';
-import { S3Store } from './s3-store';
-import { parseStorageUrl } from './storage-url';
-
 /**
  * Where files the service keeps live: a local directory, or a bucket of S3-compatible storage
  * (`SVC_STORAGE_URL`). Keys are relative paths (`assets/<ref>/index.m3u8`). Nothing here is public: objects
@@ -38,12 +34,3 @@ export function contentTypeOf(key: string): string {
   return 'application/octet-stream';
 }
 
-/**
- * The store for one area of the service (`media`, …): under `<prefix>/` of the bucket when `SVC_STORAGE_URL`
- * is set, else the local directory `localDir`.
- */
-export function openObjectStore(storageUrl: string | undefined, area: string, localDir: string): ObjectStore {
-  if (!storageUrl) return new DiskStore(localDir);
-  const parsed = parseStorageUrl(storageUrl);
-  return new S3Store({ ...parsed, prefix: `${parsed.prefix}${checkKey(area)}/` });
-}

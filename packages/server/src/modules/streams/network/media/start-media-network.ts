@@ -3,7 +3,8 @@ import { chmodSync, chownSync, mkdirSync, statSync, writeFileSync } from 'node:f
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { AppContext } from '../../../../core/context';
-import { openObjectStore, type ObjectStore } from '../../../../core/storage/object-store';
+import type { ObjectStore } from '../../../../core/storage/object-store';
+import { openObjectStore } from '../../../../core/storage/open-object-store';
 import { streamsDeps } from '../../streams-deps';
 import { videoNetworksPart } from '../../streams-parts';
 import { findMediaBinaries } from './media-binaries';
