@@ -62,6 +62,14 @@ export async function runClusterPrimary(given: Config, log: Logger, count: numbe
     await Promise.all(exits);
     await embedded?.stop();
   };
+  // In place before any process starts: as a container's first process, a stop signal that came before it would
+  // be ignored outright, and the orchestrator would kill every process without a drain.
+  onStopSignal(log, async (signal) => {
+    log.info({ signal }, 'shutting down: draining every API process');
+    await stopAll();
+    log.info('stopped');
+    process.exit(0);
+  });
   for (let i = 0; i < count; i++) fork(i);
   try {
     await allListening;
@@ -69,12 +77,6 @@ export async function runClusterPrimary(given: Config, log: Logger, count: numbe
     await stopAll();
     throw err;
   }
-  onStopSignal(log, async (signal) => {
-    log.info({ signal }, 'shutting down: draining every API process');
-    await stopAll();
-    log.info('stopped');
-    process.exit(0);
-  });
   log.info({ role: config.SVC_ROLE, workers: count, url }, 'listening');
   if (!plan.migrates) return;
   const { db } = createDatabase(config.DATABASE_URL, 1);

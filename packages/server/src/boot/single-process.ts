@@ -8,18 +8,13 @@ import { startServer } from './server';
 /** One process runs the role (`SVC_WORKERS=1`, the default but for `api`). */
 export async function runSingleProcess(given: Config, log: Logger): Promise<void> {
   const { config, embedded } = await setUpProcess(given, log);
-  let running: Awaited<ReturnType<typeof startServer>>;
-  try {
-    running = await startServer(config, log);
-  } catch (err) {
-    // A start that fails (a wrong encryption key, a port in use) leaves no embedded PostgreSQL behind.
-    await embedded?.stop();
-    throw err;
-  }
+  const startup = startServer(config, log);
+  // The handler is in place before the server answers: as a container's first process, a stop signal that came
+  // before it would be ignored outright, and the orchestrator would kill the process without a drain.
   const signals = onStopSignal(log, async (signal) => {
     log.info({ signal }, 'shutting down: draining requests and jobs');
     try {
-      await running.stop();
+      await (await startup.catch(() => undefined))?.stop();
       await embedded?.stop();
       log.info('stopped');
       process.exit(0);
@@ -28,6 +23,14 @@ export async function runSingleProcess(given: Config, log: Logger): Promise<void
       process.exit(1);
     }
   });
+  let running: Awaited<typeof startup>;
+  try {
+    running = await startup;
+  } catch (err) {
+    // A start that fails (a wrong encryption key, a port in use) leaves no embedded PostgreSQL behind.
+    await embedded?.stop();
+    throw err;
+  }
 
   // Only now that a signal drains the server does it say it listens: a stop asked for at once must not kill it.
   log.info({ role: config.SVC_ROLE, url: running.url }, 'listening');
