@@ -48,6 +48,7 @@ const inputs: Record<string, Record<string, unknown>> = {
   'access.sessions.createPlaybackToken': { customer: 'viewer-1', resource: 'ls_1' },
   'webhookEndpoints.create': { url: 'https://tenant.example/hooks', enabled_events: ['*'] },
   'keys.create': { type: 'restricted', scopes: ['streams:read'] },
+  'payments.providerConfigs.create': { type: 'mpesa', shortcode: '174379', shortcode_type: 'paybill' },
 };
 
 /** The object an id in `path` names: the type answered by the GET of the path up to that id. */
