@@ -100,7 +100,7 @@ describe('CORS', () => {
       ['/v1/access/entitlements', 'POST'],
       ['/v1/access/check', 'POST'],
       ['/v1/access/customer_token_keys', 'POST'],
-      ['/v1/keys', 'GET'],
+      ['/v1/streams/live_streams', 'GET'],
     ]) {
       const res = await preflight(path!, method!);
       expect(res.status).not.toBe(204);
