@@ -45,3 +45,11 @@ export const pageNumberListOf = <T extends z.ZodType>(item: T) =>
 
 /** `{data: ...}` wrapper of single-object responses. */
 export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
+
+/** `created[gt|gte|lt|lte]` on a list: a range of creation times, each bound optional. */
+export const CreatedRange = z.object({
+  gt: z.iso.datetime({ offset: true }).optional(),
+  gte: z.iso.datetime({ offset: true }).optional(),
+  lt: z.iso.datetime({ offset: true }).optional(),
+  lte: z.iso.datetime({ offset: true }).optional(),
+});

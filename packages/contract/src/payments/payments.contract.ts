@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
-import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
+import { CreatedRange, CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
 import { PAYMENT_FAILURE_CODES, PAYMENT_PROVIDERS, PaymentSchema, RefundSchema } from '../ticketing/payments.schemas';
 import {
   CreatePaymentProviderConfigSchema,
@@ -22,12 +22,6 @@ const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'us
 const testHelper = access({ auth: 'tenant', credentials: ['secret'], scope: 'payments:write', product: 'payments', liveMode: false });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });
-const CreatedRange = z.object({
-  gt: z.iso.datetime({ offset: true }).optional(),
-  gte: z.iso.datetime({ offset: true }).optional(),
-  lt: z.iso.datetime({ offset: true }).optional(),
-  lte: z.iso.datetime({ offset: true }).optional(),
-});
 
 export const paymentProviderConfigsContract = c.router(
   {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { ExternalIdSchema } from '../common/metadata';
-import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
+import { CreatedRange, CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
 import { ORDER_STATUSES, OrderSchema } from './orders.schemas';
 
 const c = initContract();
@@ -13,12 +13,6 @@ const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'use
 const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'events:write', permission: 'events:write', product: 'events' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });
-const CreatedRange = z.object({
-  gt: z.iso.datetime({ offset: true }).optional(),
-  gte: z.iso.datetime({ offset: true }).optional(),
-  lt: z.iso.datetime({ offset: true }).optional(),
-  lte: z.iso.datetime({ offset: true }).optional(),
-});
 
 export const ordersContract = c.router(
   {
