@@ -129,6 +129,45 @@ async function initialiseCluster(databaseDir: string, owner: Owner | undefined, 
   }
 }
 
+/** The parent of a process, from `/proc/<pid>/stat` (its fourth field, after the parenthesised name). */
+function parentOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** The pid of a postmaster serving this data directory, or `null` when none runs. */
+function runningPostmaster(dataDir: string): number | null {
+  const pidFile = join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
+  return pid > 0 && isAlive(pid) && cmdline.includes('postgres') && cmdline.includes(dataDir) ? pid : null;
+}
+
+/** The port a running postmaster listens on: the fourth line of its pid file. */
+function postmasterPort(dataDir: string): number | null {
+  const port = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[3]);
+  return Number.isInteger(port) && port > 0 ? port : null;
+}
+
+/**
+ * A postmaster whose parent still runs belongs to a server (or a command) in progress: another command on the
+ * same data directory shares it rather than stopping it. One orphaned by a server killed with SIGKILL has been
+ * handed to init (or a reaper that is not node).
+ */
+export function postmasterInUse(dataDir: string): boolean {
+  const pid = runningPostmaster(dataDir);
+  if (pid === null) return false;
+  const parent = parentOf(pid);
+  if (parent <= 1 || !isAlive(parent)) return false;
+  const cmdline = existsSync(`/proc/${parent}/cmdline`) ? readFileSync(`/proc/${parent}/cmdline`, 'utf8') : '';
+  return cmdline.includes('node');
+}
+
 /**
  * A server killed with SIGKILL leaves its postmaster running (or its pid file behind). Stop a postmaster
  * still serving this data directory, and remove a pid file whose process is gone, so start can proceed.
@@ -136,16 +175,15 @@ async function initialiseCluster(databaseDir: string, owner: Owner | undefined, 
 export async function recoverStalePostmaster(dataDir: string, log: Logger): Promise<void> {
   const pidFile = join(dataDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
-  if (pid > 0 && isAlive(pid) && cmdline.includes('postgres') && cmdline.includes(dataDir)) {
+  const pid = runningPostmaster(dataDir);
+  if (pid !== null) {
     log.warn({ pid }, 'stopping a PostgreSQL left running by an earlier run');
     process.kill(pid, 'SIGINT'); // PostgreSQL's fast shutdown
     for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100);
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
   }
-  if (existsSync(pidFile) && !(pid > 0 && isAlive(pid))) rmSync(pidFile);
+  if (existsSync(pidFile) && runningPostmaster(dataDir) === null) rmSync(pidFile);
 }
 
 function startPostmaster(databaseDir: string, port: number, owner: Owner | undefined, nativeDir: string, log: Logger, settings: Record<string, string>) {
@@ -198,6 +236,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const databaseDir = await reachableDatabaseDir(owner, dataDir, sharedDir, log);
   const user = options.trustedUser ?? USER;
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await initialiseCluster(databaseDir, owner, nativeDir, user, options.trustedUser ? 'trust' : 'password');
+  const urlAt = (at: number) => (options.trustedUser ? `postgres://${user}@127.0.0.1:${at}/svc` : `postgres://${USER}:${PASSWORD}@127.0.0.1:${at}/svc`);
+  // A running server's database: this command uses it, at the port it listens on, and leaves it running.
+  if (postmasterInUse(databaseDir)) return { url: urlAt(postmasterPort(databaseDir) ?? port), stop: async () => {} };
+  const url = urlAt(port);
   await recoverStalePostmaster(databaseDir, log);
   const child = await startPostmaster(databaseDir, port, owner, nativeDir, log, options.settings ?? {});
 
@@ -208,7 +250,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   await admin.end();
 
   return {
-    url: options.trustedUser ? `postgres://${user}@127.0.0.1:${port}/svc` : `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/svc`,
+    url,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

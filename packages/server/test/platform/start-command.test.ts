@@ -83,6 +83,23 @@ describe.skipIf(!asRoot)('the embedded PostgreSQL started by root from a private
     }
   }, 120_000);
 
+  it('a second command on the data directory of a running server shares its PostgreSQL and leaves it running', async () => {
+    const port = await freePort();
+    const server = await startEmbeddedPostgres(join(priv, 'data3'), port, log, { nativeDir, sharedDir: shared });
+    try {
+      // Another port asked for: the running postmaster's own is used.
+      const command = await startEmbeddedPostgres(join(priv, 'data3'), await freePort(), log, { nativeDir, sharedDir: shared });
+      expect(command.url).toBe(server.url);
+      await command.stop();
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      expect((await client.query('select 1 as one')).rows[0].one).toBe(1);
+      await client.end();
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
+
   it('stops with one actionable line when nothing it can reach is writable', async () => {
     const port = 58000 + Math.floor(Math.random() * 1000);
     const err = await startEmbeddedPostgres(join(priv, 'data2'), port, log, { nativeDir, sharedDir: join(priv, 'nowhere') }).catch((e: Error) => e);
