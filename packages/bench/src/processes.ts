@@ -7,9 +7,14 @@ export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export interface Running {
   child: ChildProcess;
   url: string;
-  /** Resident memory now, in MB (from /proc). */
+  /**
+   * Resident memory now, in MB (from /proc): of the largest Node process when it runs several (`SVC_WORKERS`,
+   * the ceilings' cluster), since each process has its own memory ceiling.
+   */
   rssMb: () => number;
-  /** CPU time the process has used so far (user + system, all its threads), in seconds (from /proc). */
+  /** Resident memory of each of its Node processes (the process and its Node descendants), in MB. */
+  rssByProcessMb: () => number[];
+  /** CPU time its Node processes have used so far (user + system, all their threads), in seconds (from /proc). */
   cpuSeconds: () => number;
   stop: () => Promise<void>;
 }
@@ -39,6 +44,51 @@ export function postgresCpuSince(before: Map<string, number>): number {
   let seconds = 0;
   for (const [pid, now] of postgresCpu()) seconds += now - (before.get(pid) ?? 0);
   return seconds;
+}
+
+/** `/proc/<pid>/stat`'s fields after the parenthesised name (field 3 onwards), or `null` once it has exited. */
+function statOf(pid: number): { name: string; fields: string[] } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
+  } catch {
+    return null;
+  }
+}
+
+/** The process and its Node descendants (cluster members; not the nginx or ffmpeg a server may run). */
+function node(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (!stat || !stat.name.startsWith('node')) continue;
+    const parent = Number(stat.fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const found = [root];
+  for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i]!) ?? []));
+  return found;
+}
+
+// Fields 14 and 15 of /proc/<pid>/stat: utime and stime in clock ticks.
+const cpuOf = (pid: number) => {
+  const stat = statOf(pid);
+  return stat ? (Number(stat.fields[11]) + Number(stat.fields[12])) / CLOCK_TICKS : 0;
+};
+
+function rssOfTree(root: number): Map<number, number> {
+  const rss = new Map<number, number>();
+  for (const pid of node(root)) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) rss.set(pid, Number(m[1]) / 1024);
+    } catch {
+      // It exited while being read.
+    }
+  }
+  return rss;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -75,15 +125,9 @@ export async function start(command: string, args: string[], env: Record<string,
   return {
     child,
     url,
-    rssMb: () => {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      return m ? Number(m[1]) / 1024 : 0;
-    },
-    cpuSeconds: () => {
-      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): utime and stime in clock ticks.
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-    },
+    rssMb: () => Math.max(0, ...rssOfTree(child.pid!).values()),
+    rssByProcessMb: () => [...rssOfTree(child.pid!).values()].map(Math.round),
+    cpuSeconds: () => node(child.pid!).reduce((sum, pid) => sum + cpuOf(pid), 0),
     stop: async () => {
       child.kill('SIGTERM');
       await exited;

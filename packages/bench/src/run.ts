@@ -39,6 +39,11 @@ const { values } = parseArgs({
     server: { type: 'string', default: 'dist/main.js' },
     /** Runs the server under `node --cpu-prof` and prints where its time went. */
     'cpu-prof': { type: 'boolean', default: false },
+    /**
+     * API process counts to measure, comma-separated (`1,2`): each count is a round on its own database, with the
+     * server at `SVC_WORKERS` = the count and the ceilings run as as many processes, measured in the same run.
+     */
+    workers: { type: 'string', default: '1' },
     /** The whole run stops itself after this many seconds, whatever it is doing. */
     'time-limit': { type: 'string', default: '900' },
   },
@@ -85,16 +90,25 @@ function freePort(): Promise<number> {
 }
 
 const servers: Running[] = [];
-let database: Awaited<ReturnType<typeof createDatabase>> | undefined;
+const databases: Array<Awaited<ReturnType<typeof createDatabase>>> = [];
 let cleaning: Promise<void> | undefined;
 const cleanUp = () =>
   (cleaning ??= (async () => {
-    for (const s of servers.reverse()) await s.stop().catch(() => {});
-    await database?.drop().catch(() => {});
+    for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
+    for (const d of databases.splice(0)) await d.drop().catch(() => {});
   })());
 
-async function main() {
-  database = await createDatabase();
+const workerCounts = values.workers.split(',').map(Number);
+if (workerCounts.some((n) => !Number.isInteger(n) || n < 1 || n > 64)) throw new Error(`--workers: counts of API processes, e.g. 1,2 (got ${values.workers})`);
+const only = values.only?.split(',');
+const unknown = only?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
+if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')}; the scenarios: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+const selected = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+
+/** Every selected scenario with the server and the ceilings at `count` processes, on a database of its own. */
+async function round(count: number, label: (name: string) => string): Promise<{ rows: Row[]; notes: string[] }> {
+  const database = await createDatabase();
+  databases.push(database);
   const operatorToken = `op_${randomBytes(24).toString('hex')}`;
   const profileDir = join(ROOT, 'packages/bench/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
@@ -104,6 +118,7 @@ async function main() {
     LOG_LEVEL: '',
     SVC_OPERATOR_TOKEN: operatorToken,
     SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SVC_WORKERS: String(count),
     // The figures measure the server, not the limiter.
     SVC_RATE_LIMIT_PUBLIC: '1000000',
     // Load from 127.0.0.1 may name the client it stands for (`X-Forwarded-For`): the hostile scenario's attacker
@@ -123,7 +138,7 @@ async function main() {
     return running;
   };
   const svc = await startSvc({}, values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []);
-  const ceilings = await start(process.execPath, ['--import', 'tsx', 'src/ceilings.ts'], { DATABASE_URL: database.url }, join(ROOT, 'packages/bench'));
+  const ceilings = await start(process.execPath, ['--import', 'tsx', 'src/ceilings.ts'], { DATABASE_URL: database.url, CEILING_WORKERS: String(count), PORT: String(await freePort()) }, join(ROOT, 'packages/bench'));
   servers.push(ceilings);
 
   const operator = new Api(svc.url, `Bearer ${operatorToken}`);
@@ -149,7 +164,7 @@ async function main() {
     webhookRate: Number(values['webhook-rate']),
     // Another server process on the same database (its own data directory and port, no media network).
     another: async (env) => {
-      const running = await startSvc({ SVC_MEDIA_NETWORK: 'off', ...env });
+      const running = await startSvc({ SVC_MEDIA_NETWORK: 'off', SVC_WORKERS: '1', ...env });
       return { running, measure: measureOn(running) };
     },
     ticketingScale: Number(values['ticketing-scale']),
@@ -160,17 +175,13 @@ async function main() {
   const json = await measure(load(ceilings.url, () => ({ method: 'GET', path: '/json' })), ceilings);
   const first = await measureWrite();
   const rows: Row[] = [
-    { scenario: 'ceiling: bare Express JSON', ...json, ratioToWrite: json.requestsPerSecond / first.requestsPerSecond, writeCeiling: first.requestsPerSecond },
-    { scenario: 'ceiling: Express + one UPDATE', ...first, ratioToWrite: 1, writeCeiling: first.requestsPerSecond },
+    { scenario: label('ceiling: bare Express JSON'), ...json, ratioToWrite: json.requestsPerSecond / first.requestsPerSecond, writeCeiling: first.requestsPerSecond },
+    { scenario: label('ceiling: Express + one UPDATE'), ...first, ratioToWrite: 1, writeCeiling: first.requestsPerSecond },
   ];
-  process.stdout.write(`${header()}\n${console_(rows)}\n`);
+  process.stdout.write(`${console_(rows)}\n`);
 
   const notes: string[] = [];
   const writes = [first.requestsPerSecond];
-  const only = values.only?.split(',');
-  const unknown = only?.filter((name) => !SCENARIOS.some((s) => s.name === name)) ?? [];
-  if (unknown.length > 0) throw new Error(`--only: no scenario ${unknown.join(', ')}; the scenarios: ${SCENARIOS.map((s) => s.name).join(', ')}`);
-  const selected = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
   for (const [i, scenario] of selected.entries()) {
     // The machine's speed drifts (other work on it, the database warming up): each scenario is compared with a
     // write ceiling measured just before it, not with the one at the start.
@@ -180,7 +191,7 @@ async function main() {
     for (const r of outcome.results) {
       const ratioToWrite = r.result.requestsPerSecond / write.requestsPerSecond;
       const row: Row = {
-        scenario: r.name,
+        scenario: label(r.name),
         ...r.result,
         ratioToWrite,
         writeCeiling: write.requestsPerSecond,
@@ -193,13 +204,53 @@ async function main() {
     }
     notes.push(...(outcome.notes ?? []));
   }
-  notes.unshift(`The write ceiling was measured before each scenario: ${writes.join(', ')} requests/s.`);
+  notes.unshift(
+    `${label('The write ceiling')} was measured before each scenario: ${writes.join(', ')} requests/s.`,
+    `${label('Resident memory')} at the end, per process: server ${svc.rssByProcessMb().join(', ')} MB; ceilings ${ceilings.rssByProcessMb().join(', ')} MB.`,
+  );
+  for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
+  await database.drop().catch(() => {});
+  databases.splice(databases.indexOf(database), 1);
+  if (values['cpu-prof']) process.stdout.write(`\n${summariseProfiles(profileDir)}\n`);
+  return { rows, notes };
+}
+
+/**
+ * Each path at N processes against itself at one: what running more API processes buys where one JavaScript
+ * thread was the limit (the issue's target: ≥ 1.5× at 2 processes).
+ */
+function scaling(rounds: Array<{ count: number; rows: Row[] }>): string[] {
+  const base = rounds.find((r) => r.count === 1);
+  if (!base || rounds.length < 2) return [];
+  const plain = (scenario: string) => scenario.replace(/ ×\d+$/, '');
+  const byName = new Map(base.rows.map((r) => [plain(r.scenario), r.requestsPerSecond]));
+  return rounds
+    .filter((r) => r.count !== 1)
+    .map((r) => {
+      const pairs = r.rows.map((row) => {
+        const name = plain(row.scenario);
+        const one = byName.get(name);
+        return one ? `${name} ${(row.requestsPerSecond / one).toFixed(2)}×` : null;
+      });
+      return `${r.count} processes against 1 (requests/s): ${pairs.filter(Boolean).join('; ')}.`;
+    });
+}
+
+async function main() {
+  process.stdout.write(`${header()}\n`);
+  const rounds: Array<{ count: number; rows: Row[]; notes: string[] }> = [];
+  for (const count of workerCounts) {
+    // One count alone keeps the names of a plain run; several name each row with its process count.
+    const label = (name: string) => (workerCounts.length === 1 && count === 1 ? name : `${name} ×${count}`);
+    rounds.push({ count, ...(await round(count, label)) });
+  }
+  const rows = rounds.flatMap((r) => r.rows);
+  const notes = [...rounds.flatMap((r) => r.notes), ...scaling(rounds)];
   for (const n of notes) process.stdout.write(`${n}\n`);
   const whole = !values.only;
-  const file = save(rows, { cpus: cpus().length, connections, duration_s: durationSeconds, node: process.version }, notes, whole);
+  const file = save(rows, { cpus: cpus().length, connections, duration_s: durationSeconds, node: process.version, workers: values.workers }, notes, whole);
   process.stdout.write(`\nResults: ${file}\n${whole ? 'Table: docs/benchmarks.md' : 'A partial run (--only): docs/benchmarks.md is left as it was.'}\n`);
   await cleanUp();
-  if (values['cpu-prof']) process.stdout.write(`\n${summariseProfiles(profileDir)}\n`);
 }
 
 // Self-stopping: a run that hangs (a server that never answers, a drain that never ends) still ends and cleans up.
