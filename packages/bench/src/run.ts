@@ -44,8 +44,8 @@ const { values } = parseArgs({
      * server at `SVC_WORKERS` = the count and the ceilings run as as many processes, measured in the same run.
      */
     workers: { type: 'string', default: '1' },
-    /** The whole run stops itself after this many seconds, whatever it is doing. */
-    'time-limit': { type: 'string', default: '900' },
+    /** The whole run stops itself after this many seconds, whatever it is doing (default: 900 per `--workers` count). */
+    'time-limit': { type: 'string' },
   },
 });
 const durationSeconds = Number(values.duration);
@@ -254,10 +254,11 @@ async function main() {
 }
 
 // Self-stopping: a run that hangs (a server that never answers, a drain that never ends) still ends and cleans up.
+const timeLimit = Number(values['time-limit'] ?? 900 * workerCounts.length);
 const limit = setTimeout(() => {
-  process.stderr.write(`bench: stopped after the ${values['time-limit']} s time limit\n`);
+  process.stderr.write(`bench: stopped after the ${timeLimit} s time limit\n`);
   void cleanUp().finally(() => process.exit(2));
-}, Number(values['time-limit']) * 1000);
+}, timeLimit * 1000);
 limit.unref();
 process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 
