@@ -101,8 +101,14 @@ export async function start(command: string, args: string[], env: Record<string,
   const url = await new Promise<string>((resolve, reject) => {
     let listening = false;
     child.stdout!.on('data', (chunk: Buffer) => {
-      // Once it serves, its log lines are only drained: reading them must not take the CPU being measured.
-      if (listening) return;
+      // Once it serves, its log lines are only drained (reading them must not take the CPU being measured), but
+      // for errors (pino levels 50 and 60), which go to the bench's own stderr.
+      if (listening) {
+        if (chunk.includes('"level":50') || chunk.includes('"level":60')) {
+          for (const line of chunk.toString().split('\n')) if (/"level":[56]0/.test(line)) process.stderr.write(`server: ${line.slice(0, 2000)}\n`);
+        }
+        return;
+      }
       // Only the tail is kept, for the error message if the process dies.
       out = (out + chunk.toString()).slice(-20_000);
       const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
