@@ -11,6 +11,7 @@ import { rateLimits } from './rate-limits';
 import { paymentConfirmations, ticketRush } from './ticketing';
 import { publicEventPage, signedInRead } from './ticketing-reads';
 import type { Scenario } from './types';
+import { viewers10k } from './viewers';
 import { webhookFanOut } from './webhooks';
 
 export type { Context, Scenario } from './types';
@@ -33,5 +34,6 @@ export const SCENARIOS: Scenario[] = [
   rateLimits,
   hostile,
   consoleFirstLoad,
+  viewers10k,
   webhookFanOut,
 ];
