@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/boot/config';
 import { definedJobTypes } from '../../src/jobs/job-definition';
 import { purgeIdempotencyKeys } from '../../src/jobs/purge-idempotency-keys.job';
 import { purgeMessageBodies } from '../../src/modules/messaging/outbox/purge-message-bodies.job';
+import { purgePaymentNotifications } from '../../src/modules/payments/retention/purge-payment-notifications.job';
 import { purgeProviderNotices } from '../../src/modules/streams/provider-webhooks/purge-provider-notices.job';
 import { purgePageViews } from '../../src/modules/ticketing/public/purge-page-views.job';
 import { useTestServer } from '../harness';
@@ -26,7 +27,7 @@ describe('retention', () => {
   it('each retention job is defined, scheduled, and has a documented setting with its default', () => {
     const scheduled = definedJobTypes().filter((j) => j.schedule).map((j) => j.name);
     expect(scheduled).toEqual(
-      expect.arrayContaining(['purge-idempotency-keys', 'streams-purge-provider-notices', 'ticketing-purge-page-views', 'messaging-purge-message-bodies', 'purge-events']),
+      expect.arrayContaining(['purge-idempotency-keys', 'streams-purge-provider-notices', 'payments-purge-notifications', 'ticketing-purge-page-views', 'messaging-purge-message-bodies', 'purge-events']),
     );
     const config = loadConfig({});
     expect(config).toMatchObject({
@@ -50,6 +51,27 @@ describe('retention', () => {
     expect(await purgeProviderNotices(t.ctx.db, 30)).toBe(1);
     const left = await t.ctx.db.selectFrom('provider_notifications').select('notification_id').where('provider_config_id', '=', config).execute();
     expect(left.map((r) => r.notification_id)).toEqual(['new']);
+  });
+
+  it('payment notifications: applied ones older than the setting go with old callback tokens; unapplied ones stay', async () => {
+    const { tenant } = await t.tenant();
+    const config = `ppc_${randomUUID().replaceAll('-', '')}`;
+    const notice = (id: string, at: Date, applied: boolean) => ({
+      provider_config_id: config, tenant_id: tenant.id, livemode: true, provider_event_id: id, kind: 'payment', reference: null, hint: null, provider_receipt: null,
+      received_at: at, applied_at: applied ? at : null,
+    });
+    await seed(async (db) => {
+      await db.insertInto('payment_notifications').values([notice('old', daysAgo(31), true), notice('new', daysAgo(29), true), notice('waiting', daysAgo(40), false)]).execute();
+      await db.insertInto('payment_callback_tokens').values([
+        { token_hash: `old-${config}`, provider_config_id: config, subject_id: 'pay_old', created_at: daysAgo(31) },
+        { token_hash: `new-${config}`, provider_config_id: config, subject_id: 'pay_new', created_at: daysAgo(1) },
+      ]).execute();
+    });
+    expect(await purgePaymentNotifications(t.ctx.db, 30)).toBe(2);
+    const left = await t.ctx.db.selectFrom('payment_notifications').select('provider_event_id').where('provider_config_id', '=', config).orderBy('provider_event_id').execute();
+    expect(left.map((r) => r.provider_event_id)).toEqual(['new', 'waiting']);
+    const tokens = await t.ctx.db.selectFrom('payment_callback_tokens').select('subject_id').where('provider_config_id', '=', config).execute();
+    expect(tokens.map((r) => r.subject_id)).toEqual(['pay_new']);
   });
 
   it('page views: raw views older than the setting and day marks before yesterday go', async () => {

@@ -1,6 +1,7 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { paymentsRouter } from './payments.router';
 import { reconcileJobs } from './reconcile/reconcile-payments.job';
+import { purgePaymentNotificationsJob } from './retention/purge-payment-notifications.job';
 
 /**
  * Payments: payment attempts at a provider (the simulator in test mode, tenants' M-Pesa, Paystack and Stripe
@@ -10,7 +11,7 @@ import { reconcileJobs } from './reconcile/reconcile-payments.job';
 export const paymentsModule: ModuleDefinition = {
   name: 'payments',
   routers: (ctx) => ({ payments: paymentsRouter(ctx) }),
-  jobs: (ctx) => reconcileJobs(ctx),
+  jobs: (ctx) => [...reconcileJobs(ctx), purgePaymentNotificationsJob(ctx)],
 };
 
 export { registerPaymentTarget, type PaymentTarget } from './payment-targets';
