@@ -1,6 +1,6 @@
 import type { BucketState } from '../capacity/capacity.service';
 import { bucketIds, seatsLeft } from '../capacity/capacity.service';
-import type { SlotRow } from '../slots/slots.service';
+import type { SlotRow } from '../booking/catalogue-reads';
 import type { TicketTypeRow } from '../ticket-types/ticket-types.serializer';
 
 export type Availability = 'available' | 'sold_out' | 'not_on_sale';

@@ -5,7 +5,7 @@ import type { NotificationListener } from '../../../core/notify';
 import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { TicketedEventRow } from '../events/events.serializer';
-import type { SlotRow } from '../slots/slots.service';
+import type { SlotRow } from '../booking/catalogue-reads';
 import type { TicketTypeRow } from '../ticket-types/ticket-types.serializer';
 
 export const PUBLIC_EVENTS_CHANNEL = 'svc_ticketing_public';

@@ -1,19 +1,19 @@
 import type { CreateEventSlotInput, CursorPageQuery } from '@svc/contract';
-import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { newUuidV7 } from '../../../core/ids';
 import { paginate, UUID_ANCHOR } from '../../../core/pagination';
 import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
-import type { EventSlotsTable } from '../../../db/ticketing.schema';
 import { bucketIds, createBucket, ticketTypesPerSlot } from '../capacity/capacity.service';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { publicEventChanged } from '../public/public-event-changed';
 import { insertSlot, slotsOfEvents, slotsQuery } from './slots.repository';
 
-export type SlotRow = Selectable<EventSlotsTable>;
+import type { SlotRow } from '../booking/catalogue-reads';
+
+export type { SlotRow };
 
 export function serializeSlot(row: SlotRow) {
   return {
