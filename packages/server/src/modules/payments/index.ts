@@ -20,3 +20,7 @@ export { listRefundObjects, type RefundRow } from './refunds/refunds.service';
 export { serializeRefund } from './refunds/refunds.serializer';
 export { payerHint } from './providers/simulated/simulator';
 export { effectiveConfigs, latePaymentPolicy, requireLivePayments } from './settings/payment-settings.service';
+export { checkoutMethods, offeredMethods, type OfferedMethod } from './checkout/checkout-methods';
+export { startCheckoutPayment, type CheckoutAttempt } from './checkout/start-checkout-payment';
+export { latestSessionPayment, refreshPayment } from './checkout/refresh-payment';
+export type { NextAction } from './provider';
