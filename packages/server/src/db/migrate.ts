@@ -34,6 +34,7 @@ import * as leaseWebhookSlotsIndexPlans from './migrations/2026_11_29_20_lease_w
 import * as payments from './migrations/2026_12_02_20_payments';
 import * as retentionIndexes from './migrations/2026_12_02_60_retention_indexes';
 import * as requestLogs from './migrations/2026_12_02_80_request_logs';
+import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_45_whitelabel': whitelabel,
   '2026_12_02_60_retention_indexes': retentionIndexes,
   '2026_12_02_80_request_logs': requestLogs,
+  '2026_12_03_10_payment_inbound': paymentInbound,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

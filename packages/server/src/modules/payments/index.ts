@@ -20,3 +20,4 @@ export { listRefundObjects, type RefundRow } from './refunds/refunds.service';
 export { serializeRefund } from './refunds/refunds.serializer';
 export { payerHint } from './providers/simulated/simulator';
 export { effectiveConfigs, latePaymentPolicy, requireLivePayments } from './settings/payment-settings.service';
+export { callbackAddress, type CallbackOperation } from './inbound/callback-address';
