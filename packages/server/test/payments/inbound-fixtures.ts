@@ -51,22 +51,24 @@ export async function signedConfig(t: TestServer, tenant: Tenant, body: Record<s
 }
 
 /**
- * A booking waiting for an M-Pesa payment: the STK push sent to the Daraja fake through the adapter, with the
- * payment's own callback address, and the payment recorded `pending` as a live start records it.
+ * A booking waiting for a payment at a provider: the attempt started through the configuration's adapter,
+ * with the address `callbackAddress` gives it, and the payment recorded `pending` as a live start records it.
  */
-export async function pendingMpesaPayment(t: TestServer, tenant: Tenant, configId: string, phone = '+254711000000') {
+export async function pendingProviderPayment(t: TestServer, tenant: Tenant, configId: string, payer: { phone: string } | { card: true }) {
   const b = await pendingBooking(t, tenant);
   const scope = testScope(tenant);
   const config = await t.ctx.db.selectFrom('payment_provider_configs').selectAll().where('id', '=', configId).executeTakeFirstOrThrow();
   const order = await t.ctx.db.selectFrom('orders').selectAll().where('id', '=', b.booking.id).executeTakeFirstOrThrow();
   const id = newId('payment');
-  const callbackUrl = await callbackAddress(t.ctx, t.ctx.db, scope, { configId, providerType: 'mpesa', operation: { payment: id } });
+  const method = 'phone' in payer ? ('mobile_money' as const) : ('card' as const);
+  const phone = 'phone' in payer ? payer.phone : null;
+  const callbackUrl = await callbackAddress(t.ctx, t.ctx.db, scope, { configId, providerType: config.type, operation: { payment: id } });
   const started = await providerOfConfig(t.ctx, config).startPayment({
     paymentId: id,
     orderCode: order.code,
     amount: order.amount_total,
     currency: order.currency,
-    method: 'mobile_money',
+    method,
     phone,
     cardNumber: null,
     email: null,
@@ -81,16 +83,22 @@ export async function pendingMpesaPayment(t: TestServer, tenant: Tenant, configI
     checkoutSessionId: b.session,
     organizationId: order.organization_id,
     customerId: order.customer_id,
-    method: 'mobile_money',
+    method,
     amount: order.amount_total,
     currency: order.currency,
     status: 'pending',
     failureCode: null,
-    payerHint: phone.slice(-4),
-    provider: 'mpesa',
+    payerHint: phone ? phone.slice(-4) : null,
+    provider: config.type,
     providerConfigId: configId,
     providerReference: started.providerReference,
     nextCheckAt: new Date(Date.now() + 3_600_000),
   });
-  return { ...b, payment, callbackUrl, checkoutRequestId: started.providerReference! };
+  return { ...b, payment, callbackUrl, reference: started.providerReference!, nextAction: started.nextAction };
+}
+
+/** A booking waiting for an M-Pesa payment: the STK push went to the Daraja fake with the payment's own address. */
+export async function pendingMpesaPayment(t: TestServer, tenant: Tenant, configId: string, phone = '+254711000000') {
+  const p = await pendingProviderPayment(t, tenant, configId, { phone });
+  return { ...p, checkoutRequestId: p.reference };
 }
