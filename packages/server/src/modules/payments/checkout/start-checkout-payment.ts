@@ -13,7 +13,7 @@ import { normalizeMpesaPhone } from '../providers/mpesa/mpesa-phone';
 import { providerOfConfig } from '../providers/provider-for';
 import { payerHint } from '../providers/simulated/simulator';
 import { markConfigFailing } from '../provider-configs/provider-configs.service';
-import { callbackAddress } from './callback-address';
+import { callbackAddress } from '../inbound/callback-address';
 import { methodServer } from './checkout-methods';
 
 /** Daraja fails a second prompt to a phone whose first is unanswered: a newer attempt waits this long. */

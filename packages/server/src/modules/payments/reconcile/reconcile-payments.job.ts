@@ -7,8 +7,15 @@ import { ProviderError, type PaymentProvider } from '../provider';
 import { providerForRow } from '../providers/provider-of-row';
 import { attemptOf } from '../refunds/refund-payment';
 import { settleRefund } from '../refunds/settle-refund';
-import { callbackAddress } from '../checkout/callback-address';
 import { claimDue } from './claim-due';
+import { callbackAddress } from '../inbound/callback-address';
+import type { RefundRow } from '../refunds/refunds.repository';
+
+/** Where the provider reports the refund's result: M-Pesa's reversal posts it to a tokened address of its own. */
+const resultAddress = (ctx: AppContext, scope: Scope, refund: RefundRow) =>
+  refund.provider === 'mpesa' && refund.provider_config_id
+    ? callbackAddress(ctx, ctx.db, scope, { configId: refund.provider_config_id, providerType: 'mpesa', operation: { refund: refund.id } })
+    : Promise.resolve('');
 
 /**
  * Every minute, in any number of processes: asks the provider about each pending payment whose check is due
@@ -58,11 +65,7 @@ export async function reconcileDuePayments(ctx: AppContext): Promise<{ payments:
       await guarded(ctx, 'refund', refund.id, refund.provider_config_id, async () => {
         const provider = await providerForRow(ctx, providers, refund.provider, refund.provider_config_id);
         if (refund.provider_reference === null) {
-          // M-Pesa's reversal result comes to an address of its own; the others notify the configuration's webhook.
-          const callbackUrl =
-            refund.provider_config_id && (refund.provider === 'mpesa' || refund.provider === 'paystack' || refund.provider === 'stripe')
-              ? await callbackAddress(ctx, ctx.db, scope, { configId: refund.provider_config_id, providerType: refund.provider, operation: { refund: refund.id } })
-              : '';
+          const callbackUrl = await resultAddress(ctx, scope, refund);
           const sent = await provider.refund({ refundId: refund.id, payment: attemptOf(payment), amount: refund.amount, currency: refund.currency, callbackUrl });
           await settleRefund(ctx, scope, refund.id, sent.state, sent.providerReference);
           return;
