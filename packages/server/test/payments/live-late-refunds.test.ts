@@ -8,6 +8,8 @@ import { until } from '../kit/fakes/fake-provider';
 import { PaystackFake } from '../kit/fakes/paystack-fake';
 import { StripeFake } from '../kit/fakes/stripe-fake';
 import { sk, type Tenant } from '../ticketing/booking-fixtures';
+import { listenForCallbacks } from './inbound-fixtures';
+import { applyInbox, inboxOf } from './inbound-kit';
 import { goLive, liveBooking, liveOrder, makeChecksDue, makeRefundsDue, mpesaConfig, payLive, paystackConfig, readSession, stripeConfig, submitHostedPage } from './live-checkout-fixtures';
 
 const mpesa = new DarajaFake();
@@ -24,6 +26,17 @@ afterAll(async () => {
   await Promise.all([mpesa.stop(), paystack.stop(), stripe.stop()]);
 });
 const t = useTestServer(env);
+// The fakes post their callbacks to the addresses the service gives them, as the real providers do.
+listenForCallbacks(t);
+
+/** Waits for the inbox of a configuration to hold `n` notifications (callbacks arrive on the fakes' timers). */
+async function inboxHolds(configId: string, n: number): Promise<void> {
+  const end = Date.now() + 10_000;
+  while ((await inboxOf(t, configId)).length < n) {
+    if (Date.now() > end) throw new Error(`the inbox of ${configId} never held ${n} notifications`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 /** An M-Pesa prompt nobody answers, its order expired meanwhile, then approved: the late success reconciliation finds. */
 async function lateMpesaPayment(tenant: Tenant) {
@@ -65,6 +78,35 @@ describe('a live payment confirmed after its order expired (late_payment_policy)
 });
 
 describe('live refunds through the providers', () => {
+  it('M-Pesa: the callback pays the order with its receipt; a refund is a reversal, pending until its result arrives', async () => {
+    const tenant = await t.tenant();
+    const [configId] = await goLive(t, tenant, [mpesaConfig]);
+    const b = await liveBooking(t, tenant);
+    const started = expectStatus(await payLive(t, b.session, { method: 'mobile_money', phone: '+254711000000' }), 200).data;
+    await inboxHolds(configId!, 1);
+    await applyInbox(t, configId!);
+    expect(await liveOrder(t, tenant, b.booking.id)).toMatchObject({ status: 'paid', amount_paid: 150_000 });
+    const paid = expectStatus(await t.http().get(`/v1/payments/${started.payment.id}`).set(sk(tenant, 'live')), 200).data;
+    expect(paid.status).toBe('succeeded');
+    expect(paid.provider_receipt).toBe(mpesa.stk.get(started.payment.provider_reference)!.receipt);
+
+    const created = expectStatus(await t.http().post(`/v1/orders/${b.booking.id}/refunds`).set(sk(tenant, 'live')).set('Idempotency-Key', `r-${b.booking.id}`).send({ amount: 150_000 }), 201).data;
+    expect(created).toMatchObject({ status: 'pending', provider: 'mpesa', payment: started.payment.id });
+    await makeRefundsDue(t);
+    await reconcileDuePayments(t.ctx);
+    const reversal = mpesa.requestsTo('/mpesa/reversal/v1/request').find((r) => (r.json as any).TransactionID === paid.provider_receipt);
+    expect(reversal).toBeDefined();
+    expect((reversal!.json as any).Amount).toBe(1500);
+    expect(expectStatus(await t.http().get(`/v1/refunds/${created.id}`).set(sk(tenant, 'live')), 200).data.status).toBe('pending');
+    expect((await liveOrder(t, tenant, b.booking.id)).status).toBe('paid');
+
+    await inboxHolds(configId!, 2);
+    await applyInbox(t, configId!);
+    const refund = expectStatus(await t.http().get(`/v1/refunds/${created.id}`).set(sk(tenant, 'live')), 200).data;
+    expect(refund.status).toBe('succeeded');
+    expect(await liveOrder(t, tenant, b.booking.id)).toMatchObject({ status: 'refunded', amount_refunded: 150_000 });
+  });
+
   it('Paystack: a refund is pending, sent by reconciliation, and succeeds when Paystack processes it', async () => {
     const tenant = await t.tenant();
     await goLive(t, tenant, [paystackConfig]);
