@@ -30,11 +30,10 @@ export async function goLive(t: TestServer, tenant: Tenant, configs: object[], l
   return ids;
 }
 
-/** A live stream of the tenant's live mode, as the catalogue would link it. */
+/** A live stream of the tenant's live mode, for an event that streams. */
 export async function liveStream(t: TestServer, tenant: Tenant): Promise<string> {
-  const id = `ls_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
-  const res = await t.http().post('/v1/streams/live_streams').set(sk(tenant, 'live')).send({});
-  return res.status === 201 ? res.body.data.id : id;
+  expectStatus(await t.http().patch(`/v1/operator/tenants/${tenant.tenant.id}`).set(t.operator).send({ video: { live_network: 'simulated' } }), 200);
+  return expectStatus(await t.http().post('/v1/streams/live_streams').set(sk(tenant, 'live')).send({}), 201).data.id;
 }
 
 /** A published live-mode event with a priced ticket, booked in live mode: the order and its checkout session. */

@@ -6,7 +6,8 @@ import { DarajaFake } from '../kit/fakes/daraja-fake';
 import { until } from '../kit/fakes/fake-provider';
 import { PaystackFake } from '../kit/fakes/paystack-fake';
 import { StripeFake } from '../kit/fakes/stripe-fake';
-import { pk, sk } from '../ticketing/booking-fixtures';
+import { bookingBody, pk, seedEvent, sk } from '../ticketing/booking-fixtures';
+import { sessionOf } from '../ticketing/payments-fixtures';
 import { goLive, liveBooking, liveEvents, liveOrder, liveStream, makeChecksDue, mpesaConfig, payLive, paystackConfig, readSession, stripeConfig, submitHostedPage } from './live-checkout-fixtures';
 
 const mpesa = new DarajaFake();
@@ -76,13 +77,14 @@ describe('live booking with M-Pesa', () => {
     expect(tickets.map((x) => x.status)).toEqual(['valid']);
 
     // Reconciliation again, and a late query: nothing more is paid, granted or announced.
+    const entitlements = expectStatus(await t.http().get('/v1/access/entitlements').query({ status: 'active' }).set(sk(tenant, 'live')), 200).data;
+    expect(entitlements).toHaveLength(1);
+    expect(entitlements[0]).toMatchObject({ source: 'ticket', source_ref: b.booking.code, resource: { type: 'ls', id: stream } });
+    expect(tickets[0]!.entitlement_id).toBe(entitlements[0].id);
     await makeChecksDue(t);
     await reconcileDuePayments(t.ctx);
     expect(await ticketsOf(b.booking.id)).toEqual(tickets);
-    if (tickets[0]!.entitlement_id) {
-      const entitlements = await t.ctx.db.selectFrom('entitlements').select('id').where('tenant_id', '=', tenant.tenant.id).where('livemode', '=', true).execute();
-      expect(entitlements).toHaveLength(1);
-    }
+    expect(expectStatus(await t.http().get('/v1/access/entitlements').set(sk(tenant, 'live')), 200).data).toHaveLength(1);
     expect(await liveEvents(t, tenant, 'payments.payment.succeeded')).toHaveLength(1);
     expect(await liveEvents(t, tenant, 'events.order.paid')).toHaveLength(1);
 
@@ -98,7 +100,7 @@ describe('live booking with M-Pesa', () => {
     await goLive(t, tenant, [mpesaConfig]);
     const b = await liveBooking(t, tenant);
     const first = expectStatus(await payLive(t, b.session, { method: 'mobile_money', phone: '+254711000004' }), 200).data;
-    await until(() => mpesa.stk.get(first.payment.provider_reference)?.result !== null);
+    await until(() => mpesa.stk.get(first.payment.provider_reference)?.result != null);
     await makeChecksDue(t);
     await reconcileDuePayments(t.ctx);
     expect((await readSession(t, b.session)).latest_payment).toMatchObject({ id: first.payment.id, status: 'failed', failure_code: 'cancelled_by_user' });
@@ -161,15 +163,23 @@ describe('live booking with Paystack and Stripe', () => {
   });
 });
 
-describe('configuration and the live 503', () => {
-  it('live pay-later opens a checkout with a configuration; without one 409 payments_not_configured', async () => {
+describe('live pay-later and configuration', () => {
+  it('a live pay-later payment opens a checkout paid through the configuration; without one 409 payments_not_configured', async () => {
     const tenant = await t.tenant();
-    const b = await liveBooking(t, await (async () => {
-      await goLive(t, tenant, [mpesaConfig]);
-      return tenant;
-    })());
-    expect(b.session).toMatch(/^cs_/);
+    await goLive(t, tenant, [mpesaConfig]);
+    const { event, ticketType } = await seedEvent(t, tenant, { livemode: true, ticketTypes: [{ price: 200_000, allow_pay_later: true }] });
+    const booked = expectStatus(await t.http().post(`/v1/events/${event.id}/book`).set(pk(tenant, 'live')).send({ ...bookingBody(ticketType.id, 1), pay_later: true }), 201).data;
+    const later = expectStatus(await t.http().post(`/v1/events/booking/pay-later/fixed/${booked.booking.code}`).set(pk(tenant, 'live')).send({}), 200).data;
+    expect(later).toMatchObject({ paid: false, amount_due: 200_000 });
+    const session = sessionOf(later.payment);
+    expect((await readSession(t, session)).methods).toEqual([{ method: 'mobile_money', provider: 'mpesa' }]);
+    const started = expectStatus(await payLive(t, session, { method: 'mobile_money', phone: '+254711000000' }), 200).data;
+    await until(() => mpesa.stk.get(started.payment.provider_reference)?.result != null);
+    await makeChecksDue(t);
+    await reconcileDuePayments(t.ctx);
+    expect(await liveOrder(t, tenant, booked.booking.id)).toMatchObject({ status: 'paid', amount_paid: 200_000 });
+
     expectStatus(await t.http().patch('/v1/payments/settings').set(sk(tenant, 'live')).send({ provider_configs: [] }), 200);
-    expectError(await t.http().post(`/v1/events/${b.event.id}/book`).set(pk(tenant, 'live')).send({ ticket_id: b.ticketType.id, quantity: 1, buyer_name: 'B', buyer_email: 'b@example.test', attendees: [{ first_name: 'A', last_name: 'B', email: 'a@example.test', phone: null }] }), 409, 'payments_not_configured');
+    expectError(await t.http().post(`/v1/events/${event.id}/book`).set(pk(tenant, 'live')).send(bookingBody(ticketType.id, 1)), 409, 'payments_not_configured');
   });
 });

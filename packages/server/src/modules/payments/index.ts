@@ -29,3 +29,4 @@ export { checkoutMethods, offeredMethods, type OfferedMethod } from './checkout/
 export { startCheckoutPayment, type CheckoutAttempt } from './checkout/start-checkout-payment';
 export { latestSessionPayment, refreshPayment } from './checkout/refresh-payment';
 export type { NextAction } from './provider';
+export { giveUpHostedAttempts } from './checkout/give-up-attempts';
