@@ -74,7 +74,7 @@ describe('the live checkout page in Chromium', () => {
     // The payer dismisses the first prompt.
     await page.fill('#phone', '0711 000 004');
     await page.click('#pay-mobile-money');
-    await expect.poll(() => page.textContent('#message')).toContain('Check your phone');
+    await expect.poll(() => page.textContent('#message'), { timeout: 15_000 }).toContain('Check your phone');
     expect(await page.textContent('#message')).toContain('0004');
     expect(await page.isVisible('#mobile-money')).toBe(false);
     await payerAnswers('254711000004');
@@ -86,7 +86,7 @@ describe('the live checkout page in Chromium', () => {
     await page.click('#try-again');
     await page.fill('#phone', '0711000000');
     await page.click('#pay-mobile-money');
-    await expect.poll(() => page.textContent('#message')).toContain('Check your phone');
+    await expect.poll(() => page.textContent('#message'), { timeout: 15_000 }).toContain('Check your phone');
     await payerAnswers('254711000000');
     await page.waitForURL(`${shopUrl}/done?**`, { timeout: 15_000 });
     const landed = new URL(page.url());

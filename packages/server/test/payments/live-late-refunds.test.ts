@@ -77,6 +77,21 @@ describe('a live payment confirmed after its order expired (late_payment_policy)
   });
 });
 
+describe('a hosted page whose order ends first', () => {
+  it('Stripe: the order expires, its Checkout Session is expired at Stripe and the attempt is cancelled', async () => {
+    const tenant = await t.tenant();
+    await goLive(t, tenant, [stripeConfig]);
+    const b = await liveBooking(t, tenant);
+    const started = expectStatus(await payLive(t, b.session, { method: 'card' }), 200).data;
+    await t.ctx.db.updateTable('orders').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', b.booking.id).execute();
+    await expireDuePendingOrders(t.ctx);
+    expect(stripe.state.sessions.get(started.payment.provider_reference)!.status).toBe('expired');
+    const payment = expectStatus(await t.http().get(`/v1/payments/${started.payment.id}`).set(sk(tenant, 'live')), 200).data;
+    expect(payment).toMatchObject({ status: 'cancelled', next_action: null });
+    expect((await readSession(t, b.session)).latest_payment).toMatchObject({ status: 'cancelled' });
+  });
+});
+
 describe('live refunds through the providers', () => {
   it('M-Pesa: the callback pays the order with its receipt; a refund is a reversal, pending until its result arrives', async () => {
     const tenant = await t.tenant();

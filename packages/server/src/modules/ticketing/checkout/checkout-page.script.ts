@@ -153,9 +153,9 @@ export const CHECKOUT_SCRIPT = `(() => {
 
   // A Kenyan number may be typed as people write it (07…, 01…, 2547…): the API takes E.164.
   const e164 = (v) => {
-    const d = v.replace(/[\s()-]/g, '');
-    if (/^0[17]\d{8}$/.test(d)) return '+254' + d.slice(1);
-    if (/^254\d{9}$/.test(d)) return '+' + d;
+    const d = v.replace(/[\\s()-]/g, '');
+    if (/^0[17]\\d{8}$/.test(d)) return '+254' + d.slice(1);
+    if (/^254\\d{9}$/.test(d)) return '+' + d;
     return d;
   };
   $('mobile-money').addEventListener('submit', (e) => { e.preventDefault(); pay({ method: 'mobile_money', phone: e164($('phone').value.trim()) }); });
