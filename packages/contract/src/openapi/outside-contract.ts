@@ -200,6 +200,15 @@ export const OUTSIDE_CONTRACT: Record<string, Partial<Record<'get' | 'put' | 'po
       parameters: [pathParam('id', 'The checkout session\'s id.')],
     },
   },
+  '/checkout/{id}/return': {
+    get: {
+      ...page('Payments', 'checkout.return', 'The checkout page a buyer returns to from a provider\'s hosted page', 'text/html'),
+      description:
+        "Paystack's `callback_url` and Stripe's `success_url`/`cancel_url`: asks the provider about the session's newest attempt, shows the outcome once settled " +
+        'and forwards to `redirect_to`. The page itself never grants anything.',
+      parameters: [pathParam('id', 'The checkout session\'s id.')],
+    },
+  },
   '/checkout/assets/checkout.js': { get: page('Payments', 'checkout.script', 'The checkout page\'s script', 'application/javascript') },
   '/checkout/assets/checkout.css': { get: page('Payments', 'checkout.styles', 'The checkout page\'s styles', 'text/css') },
   '/console': { get: page('Documentation', 'console.app', 'The console: the web dashboard of tenant staff', 'text/html') },

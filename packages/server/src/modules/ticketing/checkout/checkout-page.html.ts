@@ -38,7 +38,6 @@ export const checkoutPage = (id: string, brand: EffectiveBranding, b: BrandedPag
 <form id="card" hidden><label for="card-number" id="card-label">Pay by card</label><input id="card-number" name="card_number" inputmode="numeric" autocomplete="off" placeholder="4242 4242 4242 4242" required>
 <button id="pay-card" type="submit">Pay by card</button></form>
 <p id="message" role="status" aria-live="polite"></p>
-<button id="try-again" type="button" hidden>Try again</button>
 ${opts.test ? SIMULATOR_HINT : ''}
 </main><script src="/checkout/assets/checkout.js"></script>`,
     opts.test,

@@ -42,14 +42,13 @@ export const CHECKOUT_SCRIPT = `(() => {
     }
     const magic = $('magic');
     if (magic) magic.hidden = !methods.some((m) => m.provider === 'simulated');
-    $('try-again').hidden = true;
     setBusy(false);
   }
 
+  // After a failure the forms come back, so the buyer can try again at once (another phone, another card).
   function tryAgain(text) {
+    showForms(true);
     say(text + ' You can try again.', 'error');
-    showForms(false);
-    $('try-again').hidden = false;
   }
 
   function finish(s) {
@@ -126,7 +125,6 @@ export const CHECKOUT_SCRIPT = `(() => {
 
   async function pay(payload) {
     setBusy(true);
-    $('try-again').hidden = true;
     say('Processing…', 'info');
     try {
       const res = await fetch(sessionUrl + '/pay', {
@@ -164,7 +162,6 @@ export const CHECKOUT_SCRIPT = `(() => {
     const card = methods.find((m) => m.method === 'card');
     pay(card && card.provider !== 'simulated' ? { method: 'card' } : { method: 'card', card_number: $('card-number').value.replace(/\\s+/g, '') });
   });
-  $('try-again').addEventListener('click', () => { say('', 'info'); showForms(true); });
   load().catch(() => say('This checkout cannot be loaded.', 'error'));
 })();
 `;
