@@ -74,11 +74,11 @@ describe('the live checkout page in Chromium', () => {
     // The payer dismisses the first prompt.
     await page.fill('#phone', '0711 000 004');
     await page.click('#pay-mobile-money');
-    await expect.poll(() => page.textContent('#message'), { timeout: 15_000 }).toContain('Check your phone');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toContain('Check your phone');
     expect(await page.textContent('#message')).toContain('0004');
     expect(await page.isVisible('#mobile-money')).toBe(false);
     await payerAnswers('254711000004');
-    await expect.poll(() => page.textContent('#message'), { timeout: 15_000 }).toContain('cancelled on the phone');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toContain('cancelled on the phone');
     expect(await page.textContent('#message')).toContain('You can try again');
     expect(await page.isVisible('#mobile-money')).toBe(true);
     expect((await liveOrder(t, tenant, b.booking.id)).status).toBe('pending');
@@ -86,9 +86,11 @@ describe('the live checkout page in Chromium', () => {
     // Try again, and approve.
     await page.fill('#phone', '0711000000');
     await page.click('#pay-mobile-money');
-    await expect.poll(() => page.textContent('#message'), { timeout: 15_000 }).toContain('Check your phone');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toContain('Check your phone');
     await payerAnswers('254711000000');
-    await page.waitForURL(`${shopUrl}/done?**`, { timeout: 15_000 });
+    expect((await liveOrder(t, tenant, b.booking.id)).status).toBe('paid');
+    // The page finds out by polling the session (every two seconds).
+    await page.waitForURL(`${shopUrl}/done?**`, { timeout: 45_000 });
     const landed = new URL(page.url());
     expect(landed.searchParams.get('code')).toBe(b.booking.code);
     expect(landed.searchParams.get('outcome')).toBe('succeeded');
@@ -110,7 +112,7 @@ describe('the live checkout page in Chromium', () => {
     await page.waitForURL(`${paystack.url}/checkout/**`);
     await page.fill('#payer', '4242424242424242');
     await page.click('#pay');
-    await page.waitForURL(`${shopUrl}/done?**`, { timeout: 15_000 });
+    await page.waitForURL(`${shopUrl}/done?**`, { timeout: 45_000 });
     expect(new URL(page.url()).searchParams.get('outcome')).toBe('succeeded');
     expect(errors).toEqual([]);
     expect((await liveOrder(t, tenant, b.booking.id)).status).toBe('paid');
