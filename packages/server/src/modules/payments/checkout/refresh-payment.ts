@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../core/context';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
-import { findPayment, type PaymentRow } from '../attempts/payments.repository';
+import { findPayment, type PaymentRow } from '../attempts/payment-rows.service';
 import { settlePayment } from '../attempts/settle-payment';
 import { ProviderError } from '../provider';
 import { providerForRow } from '../providers/provider-of-row';

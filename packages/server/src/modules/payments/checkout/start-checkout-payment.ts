@@ -6,7 +6,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { DB } from '../../../db/schema';
 import { nextCheckAt } from '../attempts/check-schedule';
-import { findPayment, insertPayment, type PaymentRow } from '../attempts/payments.repository';
+import { findPayment, recordPayment as insertPayment, type PaymentRow } from '../attempts/payment-rows.service';
 import { settlePayment } from '../attempts/settle-payment';
 import { ProviderError, type NextAction, type PaymentMethod, type ProviderPaymentState, type StartPaymentResult } from '../provider';
 import { normalizeMpesaPhone } from '../providers/mpesa/mpesa-phone';

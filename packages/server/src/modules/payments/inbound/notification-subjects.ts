@@ -1,7 +1,7 @@
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { PaymentRow } from '../attempts/payment-rows.service';
-import type { RefundRow } from '../refunds/refunds.repository';
+import type { RefundRow } from '../refunds/refunds.service';
 import type { NotificationRow } from './notifications.repository';
 
 /**

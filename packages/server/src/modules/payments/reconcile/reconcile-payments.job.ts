@@ -9,7 +9,7 @@ import { attemptOf } from '../refunds/refund-payment';
 import { settleRefund } from '../refunds/settle-refund';
 import { claimDue } from './claim-due';
 import { callbackAddress } from '../inbound/callback-address';
-import type { RefundRow } from '../refunds/refunds.repository';
+import type { RefundRow } from '../refunds/refunds.service';
 
 /** Where the provider reports the refund's result: M-Pesa's reversal posts it to a tokened address of its own. */
 const resultAddress = (ctx: AppContext, scope: Scope, refund: RefundRow) =>
