@@ -87,6 +87,50 @@ export const OUTSIDE_CONTRACT: Record<string, Partial<Record<'get' | 'put' | 'po
       responses: { '200': text('text/plain', 'The challenge.'), ...callbackErrors },
     },
   },
+  '/api/v1/payments/{provider}/webhooks/{ppc_id}': {
+    post: {
+      tags: ['Provider callbacks'],
+      operationId: 'providerCallbacks.paymentWebhook',
+      summary: 'Receive a Paystack or Stripe webhook',
+      description:
+        'Where a tenant\'s Paystack or Stripe account (its payment provider configuration `ppc_…`, whose `webhook_url` this is) sends its events. The raw body is read ' +
+        'as sent: Paystack signs it in `x-paystack-signature` (HMAC-SHA512 with the secret key), Stripe in `Stripe-Signature` (HMAC-SHA256 with the webhook secret, ' +
+        'five minutes\' tolerance). A genuine event is recorded once per event id and answered at once; the service then asks the provider before it settles anything.',
+      security: [],
+      parameters: [pathParam('provider', '`paystack` or `stripe`.'), pathParam('ppc_id', 'The payment provider configuration\'s id (`ppc_…`).')],
+      requestBody: rawBody('The provider\'s event, exactly as it sends it.'),
+      responses: {
+        '200': { description: 'Recorded (or already recorded).', content: { 'application/json': { schema: { type: 'object', required: ['received'], properties: { received: { const: true } } } } } },
+        ...callbackErrors,
+        '401': error('The signature is missing or wrong, or the event is over five minutes old (`provider_webhook_refused`); nothing is recorded.'),
+        '404': error('No such payment provider configuration of this type; nothing is recorded.'),
+      },
+    },
+  },
+  '/api/v1/payments/mpesa/webhooks/{ppc_id}/{token}': {
+    post: {
+      tags: ['Provider callbacks'],
+      operationId: 'providerCallbacks.mpesaCallback',
+      summary: 'Receive an M-Pesa (Daraja) callback or result',
+      description:
+        'The address the service gives Daraja for one operation: an STK push\'s `CallBackURL`, or a reversal\'s `ResultURL` and `QueueTimeOutURL`. Daraja signs ' +
+        'nothing, so the address carries a random token made for that operation alone, kept hashed. A genuine callback is recorded once per `CheckoutRequestID` and ' +
+        'result and answered at once; the service then asks Daraja (STK Query) before it settles anything.',
+      security: [],
+      parameters: [pathParam('ppc_id', 'The M-Pesa configuration\'s id (`ppc_…`).'), pathParam('token', 'The operation\'s token.')],
+      requestBody: rawBody('Daraja\'s callback, exactly as it sends it.'),
+      responses: {
+        '200': {
+          description: 'Accepted, as Daraja expects.',
+          content: { 'application/json': { schema: { type: 'object', required: ['ResultCode', 'ResultDesc'], properties: { ResultCode: { const: 0 }, ResultDesc: { const: 'Accepted' } } } } },
+        },
+        '400': error('The body is neither an STK callback nor a Daraja result (`invalid_request`).'),
+        '404': error('No such configuration, or no operation has this token; nothing is recorded.'),
+        '413': callbackErrors['413'],
+        '429': callbackErrors['429'],
+      },
+    },
+  },
   '/v1/streams/uploads/{id}/file': {
     put: {
       tags: ['Streams'],
@@ -153,6 +197,15 @@ export const OUTSIDE_CONTRACT: Record<string, Partial<Record<'get' | 'put' | 'po
   '/checkout/{id}': {
     get: {
       ...page('Payments', 'checkout.page', 'The hosted checkout page of a checkout session', 'text/html'),
+      parameters: [pathParam('id', 'The checkout session\'s id.')],
+    },
+  },
+  '/checkout/{id}/return': {
+    get: {
+      ...page('Payments', 'checkout.return', 'The checkout page a buyer returns to from a provider\'s hosted page', 'text/html'),
+      description:
+        "Paystack's `callback_url` and Stripe's `success_url`/`cancel_url`: asks the provider about the session's newest attempt, shows the outcome once settled " +
+        'and forwards to `redirect_to`. The page itself never grants anything.',
       parameters: [pathParam('id', 'The checkout session\'s id.')],
     },
   },

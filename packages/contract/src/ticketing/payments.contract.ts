@@ -28,7 +28,7 @@ const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });
 const CodeParams = z.object({ code: z.string().max(64) });
 
-/** The checkout simulator's two calls: public, since the session id is unguessable. Test mode only. */
+/** The checkout page's two calls: public, since the session id is unguessable. */
 export const checkoutContract = c.router(
   {
     retrieveSession: {
@@ -36,8 +36,8 @@ export const checkoutContract = c.router(
       path: '/v1/checkout/sessions/:id',
       summary: 'Retrieve a checkout session',
       description:
-        'What the checkout page shows: the amount and the order summary (no buyer details). Public: the `cs_` id is the credential. ' +
-        'The simulator serves test-mode sessions only; a live-mode id answers `404`.',
+        'What the checkout page shows: the amount, the order summary (no buyer details), the `methods` offered, the `latest_payment` ' +
+        '(polled while it is `pending`) and, once settled, `redirect_to`. Public: the `cs_` id is the credential. Serves test- and live-mode sessions.',
       pathParams: IdParams,
       responses: { 200: dataOf(CheckoutSessionSchema), ...errorResponses(404, 429, 500) },
       metadata: publicRoute,
@@ -45,16 +45,21 @@ export const checkoutContract = c.router(
     paySession: {
       method: 'POST',
       path: '/v1/checkout/sessions/:id/pay',
-      summary: 'Pay a checkout session (simulator)',
+      summary: 'Pay a checkout session',
       description:
-        'Pays by `mobile_money` (`phone`) or `card` (`card_number`). Magic values: `+254711000000` and `4242424242424242` succeed; ' +
+        'Starts a payment by `mobile_money` or `card` through the configuration that serves the method for the order (products-api § 1.2). ' +
+        'Live mode (and test mode whose settings list a sandbox configuration): `Idempotency-Key` is required in live mode (the same key answers the same attempt); ' +
+        'M-Pesa needs a Kenyan `phone` and answers `next_action: confirm_on_phone` (poll the session); Paystack and Stripe answer `next_action: redirect` to their hosted page, ' +
+        'which comes back to `/checkout/{id}/return`. `card_number` in live mode is `422 validation_failed`; a method no configuration serves is `422 payment_method_unavailable`; ' +
+        'a second attempt while a mobile money prompt of the session is under 120 s old is `409 payment_in_progress`. ' +
+        'Test mode without a configuration uses the simulator: pays by `mobile_money` (`phone`) or `card` (`card_number`). Magic values: `+254711000000` and `4242424242424242` succeed; ' +
         '`+254711000001` and `4000000000009995` fail with `insufficient_funds`; `+254711000002` and `4000000000000002` fail with `declined`; ' +
         '`+254711000003` never answers (the payment stays `pending` and the order expires); `+254711000005` and `4000000000005126` succeed but refunds of them fail; ' +
         'anything else succeeds. A failed payment leaves the order `pending` for another try. Errors: `409 checkout_session_complete` (already paid), ' +
         '`409 order_not_payable` (cancelled, refunded or the event was cancelled).',
       pathParams: IdParams,
       body: PayCheckoutSessionSchema,
-      responses: { 200: dataOf(PayCheckoutSessionResultSchema), ...errorResponses(400, 404, 409, 422, 429, 500) },
+      responses: { 200: dataOf(PayCheckoutSessionResultSchema), ...errorResponses(400, 404, 409, 422, 429, 500, 502, 503) },
       metadata: publicRoute,
     },
   },

@@ -119,17 +119,49 @@ export const CheckoutSessionSchema = z
       amount_due: z.number().int(),
       expires_at: z.string().nullable(),
     }),
+    methods: z
+      .array(z.object({ method: z.enum(['mobile_money', 'card']), provider: z.enum(PAYMENT_PROVIDERS) }))
+      .describe('The ways the page offers to pay: each method once, by the first active configuration serving it (`simulated` in test mode without one).'),
+    latest_payment: z
+      .object({
+        id: z.string(),
+        status: z.enum(['pending', 'succeeded', 'failed', 'cancelled']),
+        failure_code: z.string().nullable(),
+        failure_message: z.string().nullable(),
+        next_action: NextActionSchema.nullable(),
+      })
+      .nullable()
+      .describe('The newest payment attempt of this session, or `null`: the page polls it while it is `pending`.'),
+    redirect_to: z
+      .string()
+      .nullable()
+      .describe('The booking\'s `redirect_url` with `code`, `outcome` (`succeeded` or `refunded`) and `payment`, once the session is complete or a late payment was refunded; else `null`.'),
   })
   .meta({ id: 'CheckoutSession' });
 export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
 
 export const PayCheckoutSessionSchema = z.discriminatedUnion('method', [
-  z.object({ method: z.literal('mobile_money'), phone: z.string().regex(/^\+[1-9]\d{7,14}$/, 'An E.164 phone number, e.g. +254711000000.') }),
-  z.object({ method: z.literal('card'), card_number: z.string().regex(/^\d{12,19}$/, 'The card number: 12 to 19 digits.') }),
+  z.object({
+    method: z.literal('mobile_money'),
+    phone: z
+      .string()
+      .regex(/^\+[1-9]\d{7,14}$/, 'An E.164 phone number, e.g. +254711000000.')
+      .optional()
+      .describe('Required by the simulator and by M-Pesa (a Kenyan `+254` number); Paystack asks on its own page.'),
+  }),
+  z.object({
+    method: z.literal('card'),
+    card_number: z
+      .string()
+      .regex(/^\d{12,19}$/, 'The card number: 12 to 19 digits.')
+      .optional()
+      .describe('The simulator\'s card (test mode only). In live mode card details are typed on the provider\'s page: sending one is `422`.'),
+  }),
 ]);
 
 export const PayCheckoutSessionResultSchema = z.object({
   payment: PaymentSchema,
+  next_action: NextActionSchema.nullable().describe('What the buyer does next: approve the prompt on the phone (the page polls the session), go to the provider\'s page, or nothing (settled at once).'),
   redirect_to: z
     .string()
     .nullable()

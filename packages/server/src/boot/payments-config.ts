@@ -20,6 +20,14 @@ export const PAYMENTS_CONFIG = {
    */
   MPESA_SECURITY_CERTIFICATE: z.string().min(1).optional(),
   MPESA_SANDBOX_SECURITY_CERTIFICATE: z.string().min(1).optional(),
+  /**
+   * Safaricom's callback addresses, comma-separated. Daraja signs nothing, so an M-Pesa callback from another
+   * address is logged (its per-operation token still decides); unset: no check.
+   */
+  SVC_MPESA_CALLBACK_IPS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((ip) => ip.trim()).filter(Boolean)),
 };
 
 export const DARAJA_PRODUCTION_URL = 'https://api.safaricom.co.ke';

@@ -34,6 +34,8 @@ import * as leaseWebhookSlotsIndexPlans from './migrations/2026_11_29_20_lease_w
 import * as payments from './migrations/2026_12_02_20_payments';
 import * as retentionIndexes from './migrations/2026_12_02_60_retention_indexes';
 import * as requestLogs from './migrations/2026_12_02_80_request_logs';
+import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
+import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
 
 /** Ordered by name; a migration never changes after it lands. */
@@ -73,6 +75,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_45_whitelabel': whitelabel,
   '2026_12_02_60_retention_indexes': retentionIndexes,
   '2026_12_02_80_request_logs': requestLogs,
+  '2026_12_03_10_payment_inbound': paymentInbound,
+  '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };
 

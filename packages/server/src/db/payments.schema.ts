@@ -55,6 +55,11 @@ export interface PaymentNotificationsTable {
   received_at: Timestamp;
   applied_at: Date | null;
   outcome: string | null;
+  /** The `pay_`/`re_`/`po_` id the notification is about, once known (the token's subject, or found by reference). */
+  subject_id: string | null;
+  /** Tries of the apply job; `last_error` says why the last one did not finish (never a secret). */
+  attempts: Generated<number>;
+  last_error: string | null;
 }
 
 /** The hash of an inbound address's per-operation token (M-Pesa), and what it is about. */
@@ -62,6 +67,8 @@ export interface PaymentCallbackTokensTable {
   token_hash: string;
   provider_config_id: string;
   subject_id: string;
+  /** What the operation is: an STK push (`payment`), a reversal (`refund`) or a B2C payout (`payout`). */
+  subject_type: Generated<'payment' | 'refund' | 'payout'>;
   created_at: Timestamp;
 }
 

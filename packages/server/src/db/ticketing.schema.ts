@@ -248,6 +248,8 @@ export interface PaymentsTable {
   amount_refunded: Generated<number>;
   metadata: ColumnType<Record<string, string>, string | undefined, string>;
   updated_at: Timestamp;
+  /** A live checkout's `Idempotency-Key`, unique per checkout session. */
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefundsTable {

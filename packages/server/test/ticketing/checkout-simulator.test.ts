@@ -43,14 +43,28 @@ describe('the checkout session', () => {
     expect(JSON.stringify(data)).not.toContain('buyer@example.test');
   });
 
-  it('answers 404 for an unknown or malformed id, and for a live-mode session (the simulator is test mode only)', async () => {
+  it('answers 404 for an unknown or malformed id; offers the simulator\'s methods with no payment yet', async () => {
     const tenant = await t.tenant();
     const { session } = await pendingBooking(t, tenant);
-    await t.ctx.db.updateTable('checkout_sessions').set({ livemode: true }).where('id', '=', session).execute();
-    expectError(await t.http().get(`/v1/checkout/sessions/${session}`), 404, 'resource_not_found');
-    expectError(await pay(t, session, card('4242424242424242')), 404, 'resource_not_found');
+    expect(expectStatus(await t.http().get(`/v1/checkout/sessions/${session}`), 200).data).toMatchObject({
+      methods: [
+        { method: 'mobile_money', provider: 'simulated' },
+        { method: 'card', provider: 'simulated' },
+      ],
+      latest_payment: null,
+      redirect_to: null,
+    });
     expectError(await t.http().get('/v1/checkout/sessions/cs_nope'), 404, 'resource_not_found');
-    expect((await t.http().get(`/checkout/${session}`)).status).toBe(404);
+    expectError(await pay(t, `cs_${'x'.repeat(32)}`, card('4242424242424242')), 404, 'resource_not_found');
+    expect((await t.http().get(`/checkout/cs_${'x'.repeat(32)}`)).status).toBe(404);
+    expect((await t.http().get(`/checkout/cs_${'x'.repeat(32)}/return`)).status).toBe(404);
+  });
+
+  it('the simulator needs the payer: a card payment without its number is 422', async () => {
+    const tenant = await t.tenant();
+    const { session } = await pendingBooking(t, tenant);
+    expectError(await t.http().post(`/v1/checkout/sessions/${session}/pay`).send({ method: 'card' }), 422, 'validation_failed', { param: 'card_number' });
+    expectError(await t.http().post(`/v1/checkout/sessions/${session}/pay`).send({ method: 'mobile_money' }), 422, 'validation_failed', { param: 'phone' });
   });
 
   it('refuses a malformed payment body with 422', async () => {

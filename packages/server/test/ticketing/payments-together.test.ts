@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
-import { findTestSession } from '../../src/modules/ticketing/checkout/checkout-sessions.repository';
+import { findSession } from '../../src/modules/ticketing/checkout/checkout-sessions.repository';
 import { ALONE, payConfirmations, payTogether, type PayItem } from '../../src/modules/ticketing/checkout/pay-session.service';
 import { attendee, bookingBody, bookOk, bucketsOf, seedEvent, sk, type Tenant } from './booking-fixtures';
 import { card, eventsOf, getOrder, pay, sessionOf } from './payments-fixtures';
@@ -24,7 +24,7 @@ async function book(tenant: Tenant, eventId: string, body: Record<string, unknow
 }
 
 async function itemOf(session: string, cardNumber = CARD): Promise<PayItem> {
-  return { session: (await findTestSession(t.ctx.db, session))!, input: card(cardNumber), payer: cardNumber, request: null };
+  return { session: (await findSession(t.ctx.db, session))!, input: card(cardNumber), payer: cardNumber, request: null };
 }
 
 const countWhere = async (table: 'payments' | 'entitlements' | 'messages', column: 'order_id' | 'source_ref', value: string) =>

@@ -2,6 +2,8 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { paymentsRouter } from './payments.router';
 import { reconcileJobs } from './reconcile/reconcile-payments.job';
 import { purgePaymentNotificationsJob } from './retention/purge-payment-notifications.job';
+import { applyNotificationJobs } from './inbound/apply-notification.job';
+import { mountPaymentWebhooks } from './inbound/inbound.receiver';
 
 /**
  * Payments: payment attempts at a provider (the simulator in test mode, tenants' M-Pesa, Paystack and Stripe
@@ -11,7 +13,9 @@ import { purgePaymentNotificationsJob } from './retention/purge-payment-notifica
 export const paymentsModule: ModuleDefinition = {
   name: 'payments',
   routers: (ctx) => ({ payments: paymentsRouter(ctx) }),
-  jobs: (ctx) => [...reconcileJobs(ctx), purgePaymentNotificationsJob(ctx)],
+  // Provider notifications are signed over their raw bytes (M-Pesa's carry a token in the address instead).
+  mountRaw: (app, ctx, middleware) => mountPaymentWebhooks(app, ctx, middleware),
+  jobs: (ctx) => [...reconcileJobs(ctx), ...applyNotificationJobs(ctx), purgePaymentNotificationsJob(ctx)],
 };
 
 export { registerPaymentTarget, type PaymentTarget } from './payment-targets';
@@ -21,3 +25,9 @@ export { listRefundObjects, type RefundRow } from './refunds/refunds.service';
 export { serializeRefund } from './refunds/refunds.serializer';
 export { payerHint } from './providers/simulated/simulator';
 export { effectiveConfigs, latePaymentPolicy, requireLivePayments } from './settings/payment-settings.service';
+export { callbackAddress, type CallbackOperation } from './inbound/callback-address';
+export { checkoutMethods, offeredMethods, type OfferedMethod } from './checkout/checkout-methods';
+export { startCheckoutPayment, type CheckoutAttempt } from './checkout/start-checkout-payment';
+export { latestSessionPayment, refreshPayment } from './checkout/refresh-payment';
+export type { NextAction } from './provider';
+export { giveUpHostedAttempts } from './checkout/give-up-attempts';

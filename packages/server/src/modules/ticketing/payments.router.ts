@@ -15,7 +15,7 @@ export const ticketingPaymentsRouter = (ctx: AppContext) =>
   s.router(contract.ticketingPayments, {
     checkout: {
       retrieveSession: async ({ params, req }) => ({ status: 200, body: { data: await retrieveSession(ctx, params.id, req.domain) } }),
-      paySession: async ({ params, body, req }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body, req) } }),
+      paySession: async ({ params, body, req }) => ({ status: 200, body: { data: await paySession(ctx, params.id, body, req, req.get('Idempotency-Key')) } }),
     },
     refunds: {
       create: async ({ params, body, req }) => ({ status: 201, body: { data: await createRefund(ctx, actorOf(req), params.id, body) } }),

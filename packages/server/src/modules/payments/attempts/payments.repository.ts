@@ -27,6 +27,8 @@ export interface NewPayment {
   nextAction?: unknown;
   /** When reconciliation first asks the provider about a pending payment. */
   nextCheckAt?: Date | null;
+  /** A live checkout's `Idempotency-Key`. */
+  idempotencyKey?: string | null;
 }
 
 function paymentValues(p: NewPayment) {
@@ -50,6 +52,7 @@ function paymentValues(p: NewPayment) {
     provider_reference: reference,
     next_action: p.nextAction === undefined || p.nextAction === null ? null : JSON.stringify(p.nextAction),
     next_check_at: p.status === 'pending' ? (p.nextCheckAt ?? null) : null,
+    idempotency_key: p.idempotencyKey ?? null,
     settled_at: p.status === 'pending' ? null : new Date(),
   };
 }

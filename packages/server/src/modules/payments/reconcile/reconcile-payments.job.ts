@@ -8,6 +8,14 @@ import { providerForRow } from '../providers/provider-of-row';
 import { attemptOf } from '../refunds/refund-payment';
 import { settleRefund } from '../refunds/settle-refund';
 import { claimDue } from './claim-due';
+import { callbackAddress } from '../inbound/callback-address';
+import type { RefundRow } from '../refunds/refunds.service';
+
+/** Where the provider reports the refund's result: M-Pesa's reversal posts it to a tokened address of its own. */
+const resultAddress = (ctx: AppContext, scope: Scope, refund: RefundRow) =>
+  refund.provider === 'mpesa' && refund.provider_config_id
+    ? callbackAddress(ctx, ctx.db, scope, { configId: refund.provider_config_id, providerType: 'mpesa', operation: { refund: refund.id } })
+    : Promise.resolve('');
 
 /**
  * Every minute, in any number of processes: asks the provider about each pending payment whose check is due
@@ -57,7 +65,8 @@ export async function reconcileDuePayments(ctx: AppContext): Promise<{ payments:
       await guarded(ctx, 'refund', refund.id, refund.provider_config_id, async () => {
         const provider = await providerForRow(ctx, providers, refund.provider, refund.provider_config_id);
         if (refund.provider_reference === null) {
-          const sent = await provider.refund({ refundId: refund.id, payment: attemptOf(payment), amount: refund.amount, currency: refund.currency, callbackUrl: '' });
+          const callbackUrl = await resultAddress(ctx, scope, refund);
+          const sent = await provider.refund({ refundId: refund.id, payment: attemptOf(payment), amount: refund.amount, currency: refund.currency, callbackUrl });
           await settleRefund(ctx, scope, refund.id, sent.state, sent.providerReference);
           return;
         }

@@ -89,13 +89,9 @@ export async function effectiveConfigs(ctx: AppContext, scope: Scope, organizati
 
 /**
  * The check a live-mode creation that must be paid makes before it holds anything: `409 payments_not_configured`
- * without a configuration, `503 payments_unavailable` when every one is failing. Live checkout through a
- * configured provider is not served yet, so an active configuration is also answered `503`, saying so.
+ * without a configuration, `503 payments_unavailable` when every one is failing; else checkout goes through them.
  */
 export async function requireLivePayments(ctx: AppContext, scope: Scope, organizationId: string): Promise<void> {
   if (!scope.livemode) return;
-  const configs = await effectiveConfigs(ctx, scope, organizationId);
-  throw ApiError.of('payments_unavailable', {
-    message: `Live checkout through ${configs.map((c) => c.type).join(', ')} is not served by this server yet.`,
-  });
+  await effectiveConfigs(ctx, scope, organizationId);
 }

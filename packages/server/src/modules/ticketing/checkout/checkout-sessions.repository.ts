@@ -10,13 +10,10 @@ import type { CheckoutSessionsTable } from '../../../db/ticketing.schema';
 
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 
-/**
- * A test-mode session by its id alone: the id is the credential of the public checkout page. Live-mode
- * sessions are paid at the provider's own page, so the simulator does not know them.
- */
-export async function findTestSession(db: Executor, id: string): Promise<CheckoutSessionRow | undefined> {
+/** A session by its id alone, in either mode: the id is the credential of the public checkout page. */
+export async function findSession(db: Executor, id: string): Promise<CheckoutSessionRow | undefined> {
   if (!isCheckoutSessionId(id)) return undefined;
-  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('livemode', '=', false).executeTakeFirst();
+  return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The organization whose event the session's order is for: its brand dresses the page. */
@@ -76,7 +73,7 @@ export async function lockOrdersWithCatalogue(trx: Transaction<DB>, orderIds: re
 }
 
 /** The session with the order summary the page shows: no buyer details. */
-export async function describeSession(db: Executor, session: CheckoutSessionRow, baseUrl: string): Promise<CheckoutSession> {
+export async function describeSession(db: Executor, session: CheckoutSessionRow, baseUrl: string): Promise<Omit<CheckoutSession, 'methods' | 'latest_payment' | 'redirect_to'>> {
   const o = await db
     .selectFrom('orders as o')
     .innerJoin('ticketed_events as e', 'e.id', 'o.event_id')

@@ -2,7 +2,8 @@ import type { CheckoutSession } from '@svc/contract';
 import { linkBaseOf, type ServedDomain } from '../../../core/branding';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
-import { describeSession, findTestSession, sessionOrganization } from './checkout-sessions.repository';
+import { sessionPaymentState } from './session-payment-state';
+import { describeSession, findSession, sessionOrganization } from './checkout-sessions.repository';
 
 // Pay-later opens sessions for its payments and links to their page.
 export { openSession } from './checkout-sessions.repository';
@@ -15,10 +16,11 @@ export { checkoutUrl } from '../booking/checkout-sessions';
  * (and organization's) sessions; its `url` is on the most specific domain serving checkout.
  */
 export async function retrieveSession(ctx: AppContext, id: string, domain?: ServedDomain): Promise<CheckoutSession> {
-  const session = await findTestSession(ctx.db, id);
+  const session = await findSession(ctx.db, id);
   const organizationId = session ? await sessionOrganization(ctx.db, session) : null;
   const foreign = domain && session && (session.tenant_id !== domain.tenantId || session.livemode !== domain.livemode || (domain.organizationId && domain.organizationId !== organizationId));
   if (!session || foreign) throw ApiError.notFound('checkout session', id);
   const base = await linkBaseOf(ctx, { tenantId: session.tenant_id, livemode: session.livemode }, organizationId, 'checkout', domain);
-  return describeSession(ctx.db, session, base);
+  const described = await describeSession(ctx.db, session, base);
+  return { ...described, ...(await sessionPaymentState(ctx, session, organizationId, described.order.code)) };
 }

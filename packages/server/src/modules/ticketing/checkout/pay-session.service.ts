@@ -8,18 +8,20 @@ import { withRequest } from '../../../core/scope';
 import { emitEvent, emitPreparedEvents, envelopeOf } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
-import { nextCheckAt, payerHint, recordPayment, recordPayments, serializePayment, startSimulatedPayment } from '../../payments';
+import { checkoutMethods, nextCheckAt, payerHint, recordPayment, recordPayments, serializePayment, startSimulatedPayment } from '../../payments';
+import { payThroughProvider } from './pay-live.service';
 import { applyPayment } from '../payments/apply-payment';
 import { payHeldOrders, type EventRequest, type LockedOrder, type OrderRow } from '../payments/order-port';
-import { findTestSession, lockOrdersWithCatalogue, lockOrderWithCatalogue, scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
+import { findSession, sessionOrganization, lockOrdersWithCatalogue, lockOrderWithCatalogue, scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
 
 export type PayInput = { method: 'mobile_money'; phone: string } | { method: 'card'; card_number: string };
+type PayBody = { method: 'mobile_money'; phone?: string } | { method: 'card'; card_number?: string };
 
 /** What the simulator answered for a payer, before anything is written. */
 type SimulatedOutcome = Awaited<ReturnType<typeof startSimulatedPayment>>;
 
 /** Where the page sends the buyer: the booking's `redirect_url` with the order code and the outcome. */
-function redirectTo(redirectUrl: string | null, code: string, outcome: string, paymentId: string): string | null {
+export function redirectTo(redirectUrl: string | null, code: string, outcome: string, paymentId: string): string | null {
   if (!redirectUrl) return null;
   const url = new URL(redirectUrl);
   // Booking accepts only web addresses; the page navigates to this, so nothing else ever reaches it.
@@ -45,10 +47,19 @@ async function claimSession(trx: Transaction<DB>, session: CheckoutSessionRow, o
   throw ApiError.of(now.status === 'complete' ? 'checkout_session_complete' : 'checkout_session_expired');
 }
 
-/** `POST /v1/checkout/sessions/{id}/pay`: the simulated network answers from the magic values. */
-export async function paySession(ctx: AppContext, id: string, input: PayInput, request?: RequestRef): Promise<PaidSession> {
-  const session = await findTestSession(ctx.db, id);
+/**
+ * `POST /v1/checkout/sessions/{id}/pay`: through the organization's provider configurations (live mode, or a
+ * test mode whose settings list one), else the simulated network answers from the magic values.
+ */
+export async function paySession(ctx: AppContext, id: string, body: PayBody, request?: RequestRef, idempotencyKey?: string): Promise<PaidSession> {
+  const session = await findSession(ctx.db, id);
   if (!session) throw ApiError.notFound('checkout session', id);
+  const organizationId = await sessionOrganization(ctx.db, session);
+  const methods = organizationId ? await checkoutMethods(ctx, scopeOfSession(session), organizationId, session.amount, session.currency) : [];
+  if (organizationId && (session.livemode || methods.some((m) => m.provider !== 'simulated'))) {
+    return payThroughProvider(ctx, session, organizationId, body, idempotencyKey);
+  }
+  const input = simulatorInput(body);
   const payer = input.method === 'card' ? input.card_number : input.phone;
   const outcome = await startSimulatedPayment(ctx, {
     paymentId: 'pay_new',
@@ -71,7 +82,15 @@ export async function paySession(ctx: AppContext, id: string, input: PayInput, r
   return payAlone(ctx, session, input, payer, outcome, request);
 }
 
-type PaidSession = { payment: Payment; redirect_to: string | null };
+type PaidSession = { payment: Payment; redirect_to: string | null; next_action: Payment['next_action'] };
+
+/** The simulator needs the payer itself: the phone, or the card number. */
+function simulatorInput(body: PayBody): PayInput {
+  if (body.method === 'mobile_money' && body.phone) return { method: 'mobile_money', phone: body.phone };
+  if (body.method === 'card' && body.card_number) return { method: 'card', card_number: body.card_number };
+  const param = body.method === 'card' ? 'card_number' : 'phone';
+  throw ApiError.of('validation_failed', { param, message: `The simulator needs \`${param}\`.`, details: { [param]: ['Required'] } });
+}
 
 /** A payment that arrived after its order expired and took the seats again. */
 async function markLate(trx: Transaction<DB>, scope: Scope, id: string): Promise<Payment> {
@@ -112,14 +131,14 @@ function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput,
     const payment = serializePayment(row);
     if (state.status === 'failed' || state.status === 'cancelled') {
       await emitEvent(trx, scope, { type: 'payments.payment.failed', subject: row.id, object: payment });
-      return { payment, redirect_to: null };
+      return { payment, redirect_to: null, next_action: null };
     }
-    if (state.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id) };
+    if (state.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id), next_action: payment.next_action };
     const applied = await applyPayment(trx, ctx, scope, order, row.amount, { event, ticketType });
     const late = order.status === 'expired';
     const paid = late ? await markLate(trx, scope, row.id) : payment;
     await emitEvent(trx, scope, { type: 'payments.payment.succeeded', subject: row.id, object: paid });
-    return { payment: paid, redirect_to: redirectTo(session.redirect_url, order.code, applied.refunded ? 'refunded' : 'succeeded', row.id) };
+    return { payment: paid, redirect_to: redirectTo(session.redirect_url, order.code, applied.refunded ? 'refunded' : 'succeeded', row.id), next_action: null };
   });
 }
 
@@ -236,7 +255,7 @@ export async function payTogether(ctx: AppContext, items: readonly PayItem[]): P
     );
     paying.forEach((c, j) => {
       const row = payments[j]!;
-      out[c.i] = { payment: objects[j]!, redirect_to: redirectTo(c.item.session.redirect_url, c.locked.order.code, 'succeeded', row.id) };
+      out[c.i] = { payment: objects[j]!, redirect_to: redirectTo(c.item.session.redirect_url, c.locked.order.code, 'succeeded', row.id), next_action: null };
     });
   });
   return out;

@@ -5,6 +5,7 @@ import { emitEvent } from '../../../core/events/emit-event';
 import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { OrderStatus } from '../../../db/ticketing.schema';
+import { giveUpHostedAttempts } from '../../payments';
 import { findEventByRef } from '../booking/catalogue-reads';
 import { readableOrganizations, requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
 import { nowOf, releaseOrder } from './order-transitions';
@@ -59,7 +60,7 @@ const invalidState = (status: string, action: string) =>
  */
 async function endPendingOrder(ctx: AppContext, scope: Scope, id: string, to: 'expired' | 'cancelled', force = false): Promise<Order | null> {
   const now = nowOf(ctx);
-  return ctx.db.transaction().execute(async (trx) => {
+  const ended = await ctx.db.transaction().execute(async (trx) => {
     const before = await repo.findOrder(trx, scope, id, { forUpdate: true });
     if (!before || before.status !== 'pending') return null;
     if (to === 'expired' && !force && (!before.expires_at || before.expires_at.getTime() > now.getTime())) return null;
@@ -70,6 +71,9 @@ async function endPendingOrder(ctx: AppContext, scope: Scope, id: string, to: 'e
     await emitEvent(trx, scope, { type: `events.order.${to}`, subject: id, object: order, previousAttributes: { status: 'pending' } });
     return order;
   });
+  // A provider's hosted page of the order is given up after the commit (no provider call holds the order's lock).
+  if (ended) await giveUpHostedAttempts(ctx, scope, id);
+  return ended;
 }
 
 export async function cancelOrder(ctx: AppContext, caller: OrganizerCaller, id: string): Promise<Order> {

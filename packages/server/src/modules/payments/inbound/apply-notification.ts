@@ -1,0 +1,91 @@
+import type { AppContext } from '../../../core/context';
+import type { Scope } from '../../../core/scope';
+import { settlePayment } from '../attempts/settle-payment';
+import { markConfigFailing } from '../provider-configs/provider-configs.service';
+import { ProviderError, type PaymentProvider, type ProviderPaymentState, type RefundState } from '../provider';
+import { providerForRow } from '../providers/provider-of-row';
+import { attemptOf } from '../refunds/refund-payment';
+import { settleRefund } from '../refunds/settle-refund';
+import { countTry, findNotification, markApplied, noteError, type NotificationRow } from './notifications.repository';
+import { fillReceipt, paymentOf, refundOf } from './notification-subjects';
+
+/** Tries before a notification about a payment or refund this server does not know is set aside. */
+const UNMATCHED_TRIES = 4;
+
+/** A try that should run again later: the provider is down, a row is locked, the payment is not recorded yet. */
+export class ApplyLater extends Error {}
+
+/**
+ * Applies one inbox row: finds the payment or refund it is about, re-reads its state from the provider's API
+ * (the notification is only a hint) and settles it through `settlePayment` / `settleRefund`, which lock the
+ * row, so a repeated notice, a second callback or the reconciliation job at the same moment pay once. Returns
+ * the outcome recorded on the row; throws to be tried again.
+ */
+export async function applyNotification(ctx: AppContext, id: string): Promise<string> {
+  const row = await findNotification(ctx.db, id);
+  if (!row) return 'missing';
+  if (row.applied_at) return row.outcome ?? 'applied';
+  const { attempts } = await countTry(ctx.db, id);
+  try {
+    const { outcome, subjectId } = row.kind === 'refund' ? await applyRefund(ctx, row, attempts) : await applyPayment(ctx, row, attempts);
+    await markApplied(ctx.db, id, outcome, subjectId);
+    return outcome;
+  } catch (err) {
+    const kind = err instanceof ProviderError ? err.kind : err instanceof ApplyLater ? 'later' : 'error';
+    const message = err instanceof Error ? err.message : String(err);
+    await noteError(ctx.db, id, `${kind}: ${message}`);
+    ctx.log.warn({ notification: id, config: row.provider_config_id, kind, err: message }, 'payments: a provider notification is not applied yet');
+    if (kind === 'credentials') await markConfigFailing(ctx, row.provider_config_id, message);
+    if (kind === 'rejected') {
+      // The provider refuses to say (an unknown reference): retrying cannot change that; reconciliation keeps asking.
+      await markApplied(ctx.db, id, 'rejected', row.subject_id);
+      return 'rejected';
+    }
+    throw err;
+  }
+}
+
+const scopeOf = (row: NotificationRow): Scope => ({ tenantId: row.tenant_id, livemode: row.livemode });
+
+const unmatched = (what: string, attempts: number) => {
+  // The provider may call before the attempt's own transaction committed: wait a little, then set it aside.
+  if (attempts < UNMATCHED_TRIES) throw new ApplyLater(`no ${what} matches this notification yet`);
+  return { outcome: 'unmatched', subjectId: null };
+};
+
+async function applyPayment(ctx: AppContext, row: NotificationRow, attempts: number): Promise<{ outcome: string; subjectId: string | null }> {
+  const scope = scopeOf(row);
+  const payment = await paymentOf(ctx.db, scope, row);
+  if (payment === 'mismatch') return { outcome: 'mismatch', subjectId: row.subject_id };
+  if (!payment) return unmatched('payment', attempts);
+  const hint = row.hint as ProviderPaymentState | null;
+  const receipt = hint?.status === 'succeeded' ? row.provider_receipt : null;
+  if (payment.status === 'succeeded') {
+    // A payment settled by query alone has no M-Pesa receipt; a later callback supplies it (reversals need it).
+    const filled = receipt && !payment.provider_receipt ? await fillReceipt(ctx.db, scope, payment.id, receipt) : false;
+    return { outcome: filled ? 'receipt_recorded' : 'unchanged', subjectId: payment.id };
+  }
+  const provider = await providerForRow(ctx, new Map<string, PaymentProvider>(), payment.provider, payment.provider_config_id);
+  let state = await provider.queryPayment({ ...attemptOf(payment), providerReceipt: payment.provider_receipt ?? receipt });
+  // Daraja's STK Query confirms the result but carries no amount: the callback says what was paid.
+  if (state.status === 'succeeded' && payment.provider === 'mpesa' && hint?.status === 'succeeded' && hint.amount > 0) {
+    state = { ...state, amount: hint.amount, currency: hint.currency };
+  }
+  const settled = await settlePayment(ctx, scope, payment.id, state);
+  return { outcome: settled.outcome, subjectId: payment.id };
+}
+
+async function applyRefund(ctx: AppContext, row: NotificationRow, attempts: number): Promise<{ outcome: string; subjectId: string | null }> {
+  const scope = scopeOf(row);
+  const found = await refundOf(ctx.db, scope, row);
+  if (!found) return unmatched('refund', attempts);
+  const { refund, payment } = found;
+  if (refund.status !== 'pending') return { outcome: 'unchanged', subjectId: refund.id };
+  const provider = await providerForRow(ctx, new Map<string, PaymentProvider>(), refund.provider, refund.provider_config_id);
+  const reference = refund.provider_reference ?? row.reference;
+  // M-Pesa reversals have no status call: their result, at the reversal's own tokened address, is the answer.
+  const state = (await provider.queryRefund({ refundId: refund.id, providerReference: reference, payment: attemptOf(payment) })) ?? (row.hint as RefundState | null);
+  if (!state || state.status === 'pending') return { outcome: 'pending', subjectId: refund.id };
+  const settled = await settleRefund(ctx, scope, refund.id, state, reference);
+  return { outcome: settled?.status === 'pending' ? 'pending' : (settled?.status ?? 'unchanged'), subjectId: refund.id };
+}
