@@ -32,6 +32,8 @@ export const PERMISSIONS = [
   'branding:write',
   'payments:read',
   'payments:write',
+  'streams:read',
+  'streams:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
