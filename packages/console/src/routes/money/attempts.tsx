@@ -8,6 +8,9 @@ import { useEnvironment } from '../../shell';
 import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
 import { FilterForm } from '../developers/filters';
 
+/** `late` in the URL as a person reads it (`yes`, `no`): the router would quote `true` to keep it a string. */
+const LATE: Record<string, 'true' | 'false' | undefined> = { yes: 'true', no: 'false' };
+
 /** What the table reads of a payment or a refund. */
 type Row = Pick<Payment, 'id' | 'order' | 'amount' | 'currency' | 'failure_code' | 'created_at'> &
   Partial<Pick<Payment, 'late' | 'amount_refunded' | 'method' | 'payer_hint'>> & { status: string; reason?: string | null };
@@ -32,7 +35,7 @@ export function AttemptsPage() {
   const { view: _view, ...filters } = search;
   const payments = tsr.payments.payments.list.useQuery({
     queryKey: ['attempts', environment, filters],
-    queryData: { query: { limit: 100, ...withoutEmpty({ status: filters.status, order: filters.order, method: filters.method, late: filters.late, failure_code: filters.failure_code }) } as never },
+    queryData: { query: { limit: 100, ...withoutEmpty({ status: filters.status, order: filters.order, method: filters.method, late: LATE[filters.late ?? ''], failure_code: filters.failure_code }) } as never },
     enabled: !refunds,
   });
   const refundList = tsr.payments.payments.listRefunds.useQuery({
@@ -71,7 +74,7 @@ export function AttemptsPage() {
                   <Select value={v.method} options={['mobile_money', 'card', 'comp']} onChange={(x) => set('method', x)} />
                 </Field>
                 <Field label="Late">
-                  <Select value={v.late} options={['true', 'false']} onChange={(x) => set('late', x)} />
+                  <Select value={v.late} options={['yes', 'no']} onChange={(x) => set('late', x)} />
                 </Field>
                 <Field label="Failure">
                   <Select value={v.failure_code} options={PAYMENT_FAILURE_CODES} onChange={(x) => set('failure_code', x)} />

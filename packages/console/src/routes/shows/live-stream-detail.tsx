@@ -171,7 +171,7 @@ export function LiveStreamDetailPage() {
               <th scope="col">Kind</th>
               <th scope="col">Status</th>
               <th scope="col">Duration</th>
-              <th scope="col">Created</th>
+              <th scope="col" className="wide-only">Created</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -187,7 +187,7 @@ export function LiveStreamDetailPage() {
                   {a.error && <span className="muted"> {a.error}</span>}
                 </td>
                 <td>{formatDuration(a.duration)}</td>
-                <td>{formatDateTime(a.created_at)}</td>
+                <td className="wide-only">{formatDateTime(a.created_at)}</td>
                 <td>
                   {a.status === 'ready' && a.playback_ids[0] && (
                     <button type="button" className="secondary" onClick={() => setPreviewed({ playbackId: a.playback_ids[0]!.id, title: `${a.source} ${a.id}` })}>
