@@ -33,7 +33,6 @@ export const PERMISSIONS = [
   'payments:read',
   'payments:write',
   'streams:read',
-  'streams:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
