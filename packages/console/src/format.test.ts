@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMajor, formatMoney, parseMoney } from './format';
+import { amountText, formatMajor, formatMoney, parseMoney } from './format';
 
 /** Intl separates the code with a no-break space. */
 const plain = (s: string) => s.replace(/\s/g, ' ');
@@ -20,5 +20,11 @@ describe('money in the console', () => {
     expect(parseMoney('-3', 'KES')).toBeNull();
     expect(parseMoney('abc', 'KES')).toBeNull();
     expect(parseMoney('1.234', 'KES')).toBeNull();
+  });
+
+  it('starts an amount field with the amount in major units, which it reads back the same', () => {
+    expect(amountText(150_050, 'KES')).toBe('1500.50');
+    expect(amountText(1_500, 'UGX')).toBe('1500');
+    expect(parseMoney(amountText(150_050, 'KES'), 'KES')).toBe(150_050);
   });
 });

@@ -21,6 +21,11 @@ export function formatMajor(value: number, currency: string): string {
   }
 }
 
+/** An amount in minor units as the text an amount field starts with: `1500.00`, or `1500` without a minor unit. */
+export function amountText(minor: number, currency: string): string {
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? String(minor) : (minor / 100).toFixed(2);
+}
+
 /** What a person types (`1500`, `1,500.50`) in the currency's minor unit; `null` when it is not an amount. */
 export function parseMoney(text: string, currency: string): number | null {
   const clean = text.replace(/[,\s]/g, '');

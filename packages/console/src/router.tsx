@@ -50,6 +50,16 @@ const events = createRoute({
   component: lazyRouteComponent(() => import('./routes/shows/events'), 'EventsPage'),
 });
 const event = createRoute({ getParentRoute: () => app, path: '/shows/events/$event', component: lazyRouteComponent(() => import('./routes/shows/event-detail'), 'EventDetailPage') });
+const liveStreams = createRoute({
+  getParentRoute: () => app,
+  path: '/shows/streams',
+  component: lazyRouteComponent(() => import('./routes/shows/live-streams'), 'LiveStreamsPage'),
+});
+const liveStream = createRoute({
+  getParentRoute: () => app,
+  path: '/shows/streams/$stream',
+  component: lazyRouteComponent(() => import('./routes/shows/live-stream-detail'), 'LiveStreamDetailPage'),
+});
 const analytics = createRoute({ getParentRoute: () => app, path: '/shows/analytics', component: lazyRouteComponent(() => import('./routes/shows/analytics'), 'AnalyticsPage') });
 
 // Money
@@ -58,6 +68,18 @@ const orders = createRoute({
   path: '/money/payments',
   validateSearch: stringParams(['status', 'event']),
   component: lazyRouteComponent(() => import('./routes/money/payments'), 'PaymentsPage'),
+});
+
+const reconciliation = createRoute({
+  getParentRoute: () => app,
+  path: '/money/reconciliation',
+  component: lazyRouteComponent(() => import('./routes/money/reconciliation'), 'ReconciliationPage'),
+});
+const attempts = createRoute({
+  getParentRoute: () => app,
+  path: '/money/attempts',
+  validateSearch: stringParams(['view', 'status', 'order', 'method', 'late', 'failure_code', 'source']),
+  component: lazyRouteComponent(() => import('./routes/money/attempts'), 'AttemptsPage'),
 });
 
 // At the door: its own full-screen page, for a phone.
@@ -71,7 +93,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, analytics, orders])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

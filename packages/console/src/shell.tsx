@@ -18,11 +18,19 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
     section: 'Shows',
     links: [
       { to: '/shows/events', label: 'Events', permission: 'events:read' },
+      { to: '/shows/streams', label: 'Live streams', permission: 'streams:read' },
       { to: '/shows/analytics', label: 'Analytics', permission: 'events:read' },
       { to: '/door', label: 'At the door', permission: 'events:checkin' },
     ],
   },
-  { section: 'Money', links: [{ to: '/money/payments', label: 'Payments', permission: 'events:read' }] },
+  {
+    section: 'Money',
+    links: [
+      { to: '/money/payments', label: 'Payments', permission: 'events:read' },
+      { to: '/money/reconciliation', label: 'Reconciliation', permission: 'payments:read' },
+      { to: '/money/attempts', label: 'Payment attempts', permission: 'payments:read' },
+    ],
+  },
   {
     section: 'Developers',
     links: [

@@ -8,3 +8,4 @@ export type Order = z.infer<typeof OrderSchema>;
 export type Refund = z.infer<typeof RefundSchema>;
 export type Attendee = z.infer<typeof OrganizerAttendeeSchema>;
 export type ScanResult = z.infer<typeof ScanResultSchema>;
+export type { Asset, Clip, LiveStream, Payment, PlaybackLink } from '@svc/contract';

@@ -32,6 +32,7 @@ export const PERMISSIONS = [
   'branding:write',
   'payments:read',
   'payments:write',
+  'streams:read',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -137,7 +137,8 @@ export const paymentsReadContract = c.router(
       method: 'GET',
       path: '/v1/payments',
       summary: 'List payments',
-      description: 'Every attempt, newest first; filter by `order`, `organization`, `customer`, `status`, `provider`, `method`, `late` and `created[gte|gt|lte|lt]`.',
+      description: 'Every attempt, newest first; filter by `order`, `organization`, `customer`, `status`, `provider`, `method`, `late`, `failure_code` and `created[gte|gt|lte|lt]`. ' +
+        'Payments held for review are `late=true` (confirmed after their order expired or was cancelled) and `failure_code=amount_mismatch`.',
       query: CursorPageQuerySchema.extend({
         order: z.string().max(255).optional(),
         organization: z.string().max(255).optional(),
@@ -146,6 +147,7 @@ export const paymentsReadContract = c.router(
         provider: z.enum(PAYMENT_PROVIDERS).optional(),
         method: z.enum(['mobile_money', 'card', 'comp']).optional(),
         late: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+        failure_code: z.enum(PAYMENT_FAILURE_CODES).optional(),
         created: CreatedRange.optional(),
       }),
       responses: { 200: cursorListOf(PaymentSchema), ...errors, ...errorResponses(422) },

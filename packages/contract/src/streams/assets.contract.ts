@@ -109,7 +109,7 @@ export const SimulateAssetSchema = z
   .meta({ id: 'SimulateAssetRequest' });
 
 const IdParams = z.object({ id: z.string().max(255) });
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'streams:read', product: 'streams' });
+const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'streams:read', permission: 'streams:read', product: 'streams' });
 const write = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'streams:write', product: 'streams' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 
@@ -119,11 +119,13 @@ export const assetsContract = c.router(
       method: 'GET',
       path: '/v1/streams/assets',
       summary: 'List assets',
-      description: 'The environment\'s assets, newest first, filtered by `status`, `source`, `external_id` and `metadata[key]=value`.',
+      description: 'The environment\'s assets, newest first, filtered by `status`, `source`, `external_id`, `metadata[key]=value` and `live_stream` ' +
+        '(the stream\'s recordings and the clips cut from them).',
       query: CursorPageQuerySchema.extend({
         status: z.enum(ASSET_STATUSES).optional(),
         source: z.enum(ASSET_SOURCES).optional(),
         external_id: ExternalIdSchema.optional(),
+        live_stream: z.string().max(255).optional().describe('A live stream (`ls_`): its recordings and the clips cut from them.'),
         metadata: AssetMetadataFilterSchema,
       }),
       responses: { 200: cursorListOf(AssetSchema), ...errors, ...errorResponses(422) },

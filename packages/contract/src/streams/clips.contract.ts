@@ -58,7 +58,7 @@ export const clipsContract = c.router(
       description: 'The cut a clip asset was made from. The clip\'s id is in its asset\'s `clip` field.',
       pathParams: z.object({ id: z.string().max(255) }),
       responses: { 200: dataOf(ClipSchema), ...errors, ...errorResponses(404) },
-      metadata: access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'streams:read', product: 'streams' }),
+      metadata: access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'streams:read', permission: 'streams:read', product: 'streams' }),
     },
   },
   { strictStatusCodes: true },

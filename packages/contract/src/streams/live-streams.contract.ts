@@ -15,7 +15,7 @@ import {
 
 const c = initContract();
 
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'streams:read', product: 'streams' });
+const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'streams:read', permission: 'streams:read', product: 'streams' });
 const write = access({ auth: 'tenant', credentials: ['secret', 'restricted'], scope: 'streams:write', product: 'streams' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });

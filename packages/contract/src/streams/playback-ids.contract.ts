@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
-import { CreatePlaybackIdSchema, PlaybackIdSchema, SigningKeySchema } from './playback-ids.schemas';
+import { CreatePlaybackIdSchema, PlaybackIdSchema, PlaybackLinkSchema, SigningKeySchema } from './playback-ids.schemas';
 
 const c = initContract();
 
@@ -33,6 +33,19 @@ export const playbackIdsContract = c.router(
       body: c.noBody(),
       responses: { 200: dataOf(PlaybackIdSchema), ...errors, ...errorResponses(404) },
       metadata: write,
+    },
+    createPreviewLink: {
+      method: 'POST',
+      path: '/v1/streams/playback_ids/:id/preview_links',
+      summary: 'Create a preview link',
+      description:
+        'A playback link (HLS) for the tenant\'s own staff to watch a live stream or asset, with no entitlement or viewer session: ' +
+        'signed for 10 minutes when the playback id is `signed`, the plain link when it is `public`. ' +
+        'A disabled stream answers `409 stream_disabled`, an asset that is not ready `409 asset_not_ready`.',
+      pathParams: IdParams,
+      body: c.noBody(),
+      responses: { 201: dataOf(PlaybackLinkSchema), ...errors, ...errorResponses(404, 409) },
+      metadata: access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'streams:read', permission: 'streams:read', product: 'streams' }),
     },
   },
   { strictStatusCodes: true },

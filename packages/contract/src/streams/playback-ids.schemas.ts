@@ -19,6 +19,16 @@ export const PlaybackIdSchema = z
   .meta({ id: 'PlaybackId' });
 export type PlaybackId = z.infer<typeof PlaybackIdSchema>;
 
+export const PlaybackLinkSchema = z
+  .object({
+    object: z.literal('playback_link'),
+    playback_id: z.string(),
+    url: z.string().describe('The HLS master playlist to open in a player.'),
+    expires_at: z.string().nullable().describe('When the signed link stops working; `null` for a public playback id.'),
+  })
+  .meta({ id: 'PlaybackLink' });
+export type PlaybackLink = z.infer<typeof PlaybackLinkSchema>;
+
 export const CreatePlaybackIdSchema = z
   .object({
     resource: z.string().min(1).max(255).describe('A live stream or asset id.'),

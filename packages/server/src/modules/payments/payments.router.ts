@@ -33,8 +33,9 @@ export const paymentsRouter = (ctx: AppContext) =>
     },
     payments: {
       list: async ({ query, req }) => {
-        const { order, organization, customer, status, provider, method, late, created, ...page } = query;
-        return { status: 200, body: await listPaymentObjects(ctx, actorOf(req).scope, { order, organization, customer, status, provider, method, late, created }, page) };
+        const { order, organization, customer, status, provider, method, late, failure_code, created, ...page } = query;
+        const filters = { order, organization, customer, status, provider, method, late, failure_code, created };
+        return { status: 200, body: await listPaymentObjects(ctx, actorOf(req).scope, filters, page) };
       },
       retrieve: async ({ params, req }) => ({ status: 200, body: { data: await retrievePayment(ctx, actorOf(req).scope, params.id) } }),
       listRefunds: async ({ query, req }) => {

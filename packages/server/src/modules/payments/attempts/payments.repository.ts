@@ -119,6 +119,7 @@ export interface PaymentFilters {
   provider?: NonNullable<PaymentRow['provider']>;
   method?: PaymentRow['method'];
   late?: boolean;
+  failure_code?: string;
   created?: { gt?: string; gte?: string; lt?: string; lte?: string };
 }
 
@@ -131,6 +132,7 @@ export function listPayments(db: Executor, scope: Scope, f: PaymentFilters, page
   if (f.provider) q = q.where('provider', '=', f.provider);
   if (f.method) q = q.where('method', '=', f.method);
   if (f.late !== undefined) q = q.where('late', '=', f.late);
+  if (f.failure_code) q = q.where('failure_code', '=', f.failure_code);
   if (f.created?.gt) q = q.where('created_at', '>', new Date(f.created.gt));
   if (f.created?.gte) q = q.where('created_at', '>=', new Date(f.created.gte));
   if (f.created?.lt) q = q.where('created_at', '<', new Date(f.created.lt));

@@ -12,6 +12,8 @@ export interface AssetFilters {
   status?: AssetsTable['status'];
   source?: AssetsTable['source'];
   external_id?: string;
+  /** The stream's recordings and the clips cut from them. */
+  live_stream?: string;
   metadata?: Record<string, string>;
 }
 
@@ -43,6 +45,19 @@ export async function listAssets(db: Executor, scope: Scope, filters: AssetFilte
   if (filters.status) q = q.where('status', '=', filters.status);
   if (filters.source) q = q.where('source', '=', filters.source);
   if (filters.external_id) q = q.where('external_id', '=', filters.external_id);
+  const stream = filters.live_stream;
+  if (stream) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('assets.live_stream_id', '=', stream),
+        eb(
+          'assets.id',
+          'in',
+          eb.selectFrom('clips').innerJoin('assets as source', 'source.id', 'clips.source_asset_id').select('clips.asset_id').where('source.live_stream_id', '=', stream),
+        ),
+      ]),
+    );
+  }
   q = whereMetadata(q, 'assets.metadata', filters.metadata);
   return paginate(q, 'assets.id', page);
 }

@@ -10,9 +10,9 @@ const s = initServer();
 export const assetsRouter = (ctx: AppContext) => {
   const deps = mediaDeps(ctx);
   return s.router(streamsContract.assets, {
-    list: async ({ query: { status, source, external_id, metadata, ...page }, req }) => ({
+    list: async ({ query: { status, source, external_id, live_stream, metadata, ...page }, req }) => ({
       status: 200,
-      body: await assets.listAssets(ctx.db, actorOf(req).scope, { status, source, external_id, metadata }, page),
+      body: await assets.listAssets(ctx.db, actorOf(req).scope, { status, source, external_id, live_stream, metadata }, page),
     }),
     create: async ({ body, req }) => ({ status: 201, body: { data: await assets.createAsset(deps, actorOf(req).scope, body) } }),
     retrieve: async ({ params, req }) => ({ status: 200, body: { data: await assets.getAsset(ctx.db, actorOf(req).scope, params.id) } }),

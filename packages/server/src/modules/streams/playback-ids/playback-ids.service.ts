@@ -1,4 +1,4 @@
-import type { PlaybackId } from '@svc/contract';
+import type { PlaybackId, PlaybackLink as PlaybackLinkObject } from '@svc/contract';
 import type { Executor } from '../../../db/database';
 import type { PlaybackIdRow } from '../../../db/streams-live.schema';
 import { ApiError } from '../../../core/errors';
@@ -78,6 +78,15 @@ export async function createPlaybackLink(
   const resource = (row.live_stream_id ?? row.asset_id)!;
   const playable = await ownerOf(resource).assertPlayable(deps.db, scope, resource);
   return { ...(await linkForPlayable(deps, scope, row, playable, expiresAt)), playable };
+}
+
+/** How long a staff member's preview link plays: enough to look, short enough that a copied link soon stops. */
+const PREVIEW_SECONDS = 600;
+
+/** `POST /v1/streams/playback_ids/{id}/preview_links`: the tenant's staff watch without an entitlement or a session. */
+export async function createPreviewLink(deps: StreamsDeps, scope: Scope, playbackId: string): Promise<PlaybackLinkObject> {
+  const link = await createPlaybackLink(deps, scope, playbackId, new Date(deps.now().getTime() + PREVIEW_SECONDS * 1000));
+  return { object: 'playback_link', playback_id: playbackId, url: link.url, expires_at: link.expires_at };
 }
 
 /**

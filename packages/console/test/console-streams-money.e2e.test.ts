@@ -1,0 +1,192 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../server/test/spawn-server';
+import { api, bearer } from './kit/api';
+import { DESKTOP, launchChromium, PHONE, seriousViolations, shoot } from './kit/browser';
+import { startSmtp } from './kit/smtp';
+
+/**
+ * The Shows screen for live streams and the Money screens for reconciliation, against the real server: the tenant's
+ * server makes the stream, the event and the bookings (as it would through the API); the owner reviews them in the console.
+ */
+let server: RunningServer;
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let browser: Browser;
+let desk: BrowserContext;
+let page: Page;
+let tenant: Awaited<ReturnType<RunningServer['createTenant']>> & { tenant: { code: string } };
+const cspViolations: string[] = [];
+const owner = `owner-${Date.now()}@example.test`;
+const state: { stream?: { id: string; ingest: { stream_key: string }; playback_ids: { id: string }[] }; recording?: string; clip?: string; event?: string; ticketType?: string } = {};
+
+const http = () => api(server.url);
+const sk = () => bearer(tenant.keys.test.secret);
+const pk = () => ({ 'svc-publishable-key': tenant.keys.test.publishable });
+const nav = (name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
+const settled = () => page.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+
+/** A booking whose payer never answers: its payment stays pending until the test helper settles it. */
+async function pendingPayment() {
+  const booked = await http().ok('POST', `/v1/events/${state.event}/book`, pk(), {
+    ticket_id: state.ticketType,
+    quantity: 1,
+    buyer_name: 'Achieng O',
+    buyer_email: 'achieng@example.test',
+    attendees: [{ first_name: 'Achieng', last_name: 'O' }],
+  });
+  const session = new URL(booked.payment).pathname.split('/').at(-1);
+  const paid = await http().ok('POST', `/v1/checkout/sessions/${session}/pay`, {}, { method: 'mobile_money', phone: '+254711000003' });
+  return { order: booked.booking.id as string, payment: paid.payment.id as string };
+}
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startServer({ SMTP_URL: smtp.url, SMTP_FROM: 'Svc <no-reply@svc.test>', SVC_RATE_LIMIT_PUBLIC: '10000' });
+  tenant = (await server.createTenant('Acme Live')) as typeof tenant;
+  await http().ok('POST', '/v1/members', bearer(tenant.keys.live.secret), { email: owner, role: 'owner' });
+
+  // A stream that broadcast for a few seconds: its recording is ready, and a clip is cut from it.
+  state.stream = await http().ok('POST', '/v1/streams/live_streams', sk(), { external_id: 'friday-show' });
+  const simulate = (event: string) => http().ok('POST', `/v1/test_helpers/live_streams/${state.stream!.id}/simulate`, sk(), { event });
+  await simulate('connected');
+  await simulate('active');
+  await new Promise((r) => setTimeout(r, 3_000));
+  await simulate('disconnected');
+  await simulate('idle');
+  const [recording] = await http().ok('GET', `/v1/streams/assets?live_stream=${state.stream!.id}`, sk());
+  state.recording = recording.id;
+  state.clip = (await http().ok('POST', `/v1/streams/assets/${recording.id}/clips`, sk(), { start_time: 0, end_time: 2 })).id;
+
+  // A published event with a priced ticket type, booked by the tenant's page.
+  const org = await http().ok('POST', '/v1/organizations', sk(), { name: 'Acme Live', handle: 'acme_live', kind: 'brand' });
+  const starts = new Date(Date.now() + 86_400_000);
+  const event = await http().ok('POST', '/v1/organizer/events', sk(), {
+    organization: org.id,
+    name: 'Friday show',
+    starts_at: starts.toISOString(),
+    ends_at: new Date(starts.getTime() + 3 * 3_600_000).toISOString(),
+  });
+  state.event = event.id;
+  state.ticketType = (await http().ok('POST', `/v1/organizer/events/${event.id}/ticket_types`, sk(), { name: 'Regular', pricing_mode: 'fixed', price: 150_000, quantity: 100 })).id;
+  await http().ok('POST', `/v1/organizer/events/${event.id}/publish`, sk(), {});
+
+  browser = await launchChromium();
+  desk = await browser.newContext({ viewport: DESKTOP });
+  page = await desk.newPage();
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await smtp?.stop();
+});
+
+describe('the console: live streams and reconciliation', () => {
+  it('signs the owner in', async () => {
+    await page.goto(`${server.url}/console/`);
+    await page.getByLabel('Tenant code').fill(tenant.tenant.code);
+    await page.getByLabel('Email or phone').fill(owner);
+    const since = Date.now();
+    await page.getByRole('button', { name: 'Send a sign-in code' }).click();
+    await page.getByLabel('Code').fill(await smtp.codeFor(owner, since));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+  });
+
+  it('lists live streams without their keys, reveals a key on request, previews, and shows recordings and clips', async () => {
+    await nav('Live streams').click();
+    const row = page.getByRole('row').filter({ hasText: 'friday-show' });
+    await row.getByText('idle', { exact: true }).waitFor();
+    expect(await page.content()).not.toContain(state.stream!.ingest.stream_key);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'desktop-live-streams');
+
+    await row.getByRole('link', { name: 'friday-show' }).click();
+    await page.getByRole('heading', { name: 'friday-show', level: 1 }).waitFor();
+    expect(await page.content()).not.toContain(state.stream!.ingest.stream_key);
+    await page.getByRole('button', { name: 'Reveal stream key' }).click();
+    await expect(page.getByTestId('stream-key').textContent()).resolves.toBe(state.stream!.ingest.stream_key);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await page.getByRole('button', { name: 'Reveal stream key' }).waitFor();
+
+    await page.getByRole('row').filter({ hasText: state.recording! }).getByText('Recording').waitFor();
+    await page.getByRole('row').filter({ hasText: state.clip! }).getByText(/^Clip/).waitFor();
+    await page.getByRole('button', { name: 'Play preview' }).click();
+    await page.getByTestId('preview-video').waitFor();
+    const href = await page.getByRole('link', { name: 'Open the HLS link' }).getAttribute('href');
+    expect(href).toContain(`/v1/streams/playback/${state.stream!.playback_ids[0]!.id}.m3u8?token=`);
+    const playlist = await fetch(href!);
+    expect(playlist.status).toBe(200);
+    // A recording previews on its own link.
+    await page.getByRole('button', { name: `Preview ${state.recording}` }).click();
+    await page.getByRole('heading', { name: /Preview: recording/ }).waitFor();
+    await page.getByRole('button', { name: 'Play preview' }).click();
+    await page.getByTestId('preview-video').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'desktop-live-stream');
+  });
+
+  it('shows a waiting attempt, then the late payment held for review, and refunds it from there', async () => {
+    const attempt = await pendingPayment();
+    await nav('Reconciliation').click();
+    await page.getByRole('heading', { name: 'Pending attempts' }).waitFor();
+    await page.getByRole('row').filter({ hasText: attempt.payment }).getByText('Payer confirms on their phone').waitFor();
+    await page.getByText('Nothing held for review').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The order expires; then the payer's confirmation arrives: a late payment, which takes the seat again.
+    await http().ok('POST', `/v1/test_helpers/orders/${attempt.order}/expire`, sk());
+    await http().ok('POST', `/v1/test_helpers/payments/${attempt.payment}/settle`, sk(), { outcome: 'succeeded' });
+    await page.reload();
+    const held = page.getByRole('row').filter({ hasText: attempt.payment });
+    await held.getByText(/^Late:/).waitFor();
+    await page.getByText('No attempts waiting').waitFor();
+    await shoot(page, 'desktop-reconciliation');
+
+    await held.getByRole('button', { name: `Refund ${attempt.payment}` }).click();
+    const form = page.getByRole('form', { name: `Refund payment ${attempt.payment}` });
+    await expect(form.getByLabel('Amount (KES)').inputValue()).resolves.toBe('1500.00');
+    await form.getByLabel('Amount (KES)').fill('500');
+    await form.getByRole('button', { name: 'Issue refund' }).click();
+    await page.getByText(`Refund issued for ${attempt.payment}.`).waitFor();
+    await held.getByText('KES 500.00').waitFor();
+    const refunds = await http().ok('GET', `/v1/refunds?payment=${attempt.payment}`, sk());
+    expect(refunds).toMatchObject([{ amount: 50_000, status: 'succeeded', reason: 'Refunded after review' }]);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('lists payment attempts and refunds with their filters in the URL', async () => {
+    await nav('Payment attempts').click();
+    await page.getByLabel('Late').selectOption('yes');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/late=yes/);
+    await page.getByRole('row').filter({ hasText: 'late' }).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'desktop-payment-attempts');
+    await page.getByRole('link', { name: 'Refunds', exact: true }).click();
+    await page.waitForURL(/view=refunds/);
+    await page.getByText('Refunded after review').waitFor();
+    await page.goBack();
+    await page.waitForURL(/late=yes/);
+  });
+
+  it('shows the new screens at phone width without a CSP violation', async () => {
+    await page.setViewportSize(PHONE);
+    for (const [path, name] of [
+      ['/console/shows/streams', 'phone-live-streams'],
+      [`/console/shows/streams/${state.stream!.id}`, 'phone-live-stream'],
+      ['/console/money/reconciliation', 'phone-reconciliation'],
+      ['/console/money/attempts?view=refunds', 'phone-refunds'],
+    ] as const) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await settled();
+      expect(await seriousViolations(page), path).toEqual([]);
+      await shoot(page, name);
+    }
+    expect(cspViolations).toEqual([]);
+  });
+});
