@@ -96,11 +96,11 @@ describe('CORS', () => {
 
   it('advertises no CORS on routes that need a secret key', async () => {
     const e = await entitled(t);
+    // Not live streams: their reads take members' tokens too (the console), whose browser needs CORS there.
     for (const [path, method] of [
       ['/v1/access/entitlements', 'POST'],
       ['/v1/access/check', 'POST'],
       ['/v1/access/customer_token_keys', 'POST'],
-      ['/v1/streams/live_streams', 'GET'],
     ]) {
       const res = await preflight(path!, method!);
       expect(res.status).not.toBe(204);
