@@ -47,6 +47,8 @@ export const ID_PREFIXES = {
   content_approval: 'apr',
   // Whitelabel
   domain: 'dom',
+  // Orders
+  line_item: 'li',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;
