@@ -4,13 +4,19 @@ import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { ExternalIdSchema } from '../common/metadata';
 import { CreatedRange, CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
-import { ORDER_STATUSES, OrderSchema } from './orders.schemas';
+import { ORDER_KINDS, ORDER_STATUSES, OrderSchema } from './orders.schemas';
 
 const c = initContract();
 
-/** Keys see every order of the environment; a signed-in member those of the organizations where their role grants the permission. */
-const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'events:read', permission: 'events:read', product: 'events' });
-const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], scope: 'events:write', permission: 'events:write', product: 'events' });
+/**
+ * Orders of every kind (products-api § 3.1): a secret key sees them all; a restricted key the kinds its scopes
+ * cover (`events:read` tickets, `commerce:read` products, `fanbases:read` subscriptions); a signed-in member the
+ * kinds their permissions cover in each organization. Acting on an order needs its kind's `:write`.
+ */
+export const ORDER_READ_SCOPES = { scope: 'events:read', altScopes: ['commerce:read', 'fanbases:read'] } as const;
+export const ORDER_WRITE_SCOPES = { scope: 'events:write', altScopes: ['commerce:write', 'fanbases:write'] } as const;
+const read = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], ...ORDER_READ_SCOPES, permission: 'events:read', product: 'events' });
+const write = access({ auth: 'tenant', credentials: ['secret', 'restricted', 'user'], ...ORDER_WRITE_SCOPES, permission: 'events:write', product: 'events' });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });
 
@@ -20,8 +26,12 @@ export const ordersContract = c.router(
       method: 'GET',
       path: '/v1/orders',
       summary: 'List orders',
-      description: 'Newest first; filter by `event` (slug or uuid), `status`, `customer` and `created[gte|gt|lte|lt]`.',
+      description:
+        'Newest first; filter by `kind`, `organization`, `event` (slug or uuid), `status`, `customer` and `created[gte|gt|lte|lt]`. ' +
+        'A restricted key sees only the kinds its scopes cover (`events:read` tickets, `commerce:read` products, `fanbases:read` subscriptions); a member the kinds their permissions cover in each organization.',
       query: CursorPageQuerySchema.extend({
+        kind: z.enum(ORDER_KINDS).optional(),
+        organization: z.string().max(255).optional().describe('The `org_` id.'),
         event: z.string().max(255).optional(),
         status: z.enum(ORDER_STATUSES).optional(),
         customer: z.string().max(255).optional(),
@@ -34,7 +44,7 @@ export const ordersContract = c.router(
       method: 'GET',
       path: '/v1/orders/:id',
       summary: 'Retrieve an order',
-      description: 'One order with its attendees and their tickets (without secrets).',
+      description: 'One order with its line items, and a ticket order\'s attendees and their tickets (without secrets). An order of a kind the caller\'s scopes or permissions do not cover: `403 missing_scope` / `missing_permission`.',
       pathParams: IdParams,
       responses: { 200: dataOf(OrderSchema), ...errors, ...errorResponses(404) },
       metadata: read,
@@ -52,7 +62,7 @@ export const ordersContract = c.router(
       method: 'POST',
       path: '/v1/orders/:id/cancel',
       summary: 'Cancel an order',
-      description: 'Cancels a `pending` order: its seats and coupon use are released and its tickets void. Any other status: `409 INVALID_STATE`.',
+      description: 'Cancels a `pending` order of any kind (with that kind\'s `:write`): a ticket order\'s seats and coupon use are released and its tickets void; a product order\'s stock reservation is released. Any other status: `409 INVALID_STATE`.',
       pathParams: IdParams,
       body: c.noBody(),
       responses: { 200: dataOf(OrderSchema), ...errors, ...errorResponses(404, 409) },
@@ -66,7 +76,7 @@ export const ordersContract = c.router(
       pathParams: IdParams,
       body: c.noBody(),
       responses: { 200: dataOf(OrderSchema), ...errors, ...errorResponses(404, 409) },
-      metadata: access({ auth: 'tenant', credentials: ['secret'], scope: 'events:write', product: 'events', liveMode: false }),
+      metadata: access({ auth: 'tenant', credentials: ['secret'], ...ORDER_WRITE_SCOPES, product: 'events', liveMode: false }),
     },
   },
   { strictStatusCodes: true },

@@ -6,6 +6,7 @@ import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
 import { TicketedEventSchema } from './catalogue.schemas';
 import { EventParams, organizerRoute } from './organizer-events.contract';
+import { ORDER_READ_SCOPES, ORDER_WRITE_SCOPES } from './orders.contract';
 import {
   CheckoutSessionSchema,
   PayCheckoutSessionResultSchema,
@@ -17,7 +18,9 @@ import {
 const c = initContract();
 
 const publicRoute = access({ auth: 'public' });
-const refund = { access: { ...organizerRoute('write').access, idempotency: 'required' as const } };
+// Refunds of every kind of order: the order's kind decides the scope or permission needed (products-api § 1.6).
+const refund = { access: { ...organizerRoute('write').access, altScopes: ORDER_WRITE_SCOPES.altScopes, idempotency: 'required' as const } };
+const refundsRead = { access: { ...organizerRoute('read').access, altScopes: ORDER_READ_SCOPES.altScopes } };
 const payLater = access({
   auth: 'tenant',
   credentials: ['secret', 'restricted', 'publishable', 'user', 'tenant-header'],
@@ -103,7 +106,7 @@ export const refundsContract = c.router(
       pathParams: IdParams,
       query: CursorPageQuerySchema,
       responses: { 200: cursorListOf(RefundSchema), ...errors, ...errorResponses(404) },
-      metadata: organizerRoute('read'),
+      metadata: refundsRead,
     },
   },
   { strictStatusCodes: true },

@@ -4,7 +4,7 @@ import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { DB } from '../../../db/schema';
-import type { OrdersTable, OrderStatus } from '../../../db/ticketing.schema';
+import type { OrderKind, OrdersTable, OrderStatus } from '../../../db/ticketing.schema';
 import { literal } from '../../../db/literal';
 
 export type OrderRow = Selectable<OrdersTable>;
@@ -63,8 +63,13 @@ export async function transitionOrder(
 
 export interface OrderFilters {
   eventId?: string;
-  /** Only orders of these organizations (a member's); absent: every order. */
-  organizations?: readonly string[];
+  /**
+   * The kinds the caller may see, each in every organization (`null`) or in those listed (a member's); absent:
+   * every order.
+   */
+  readable?: readonly { kind: OrderKind; organizations: readonly string[] | null }[];
+  kind?: OrderKind;
+  organization?: string;
   status?: OrderStatus;
   customer?: string;
   created?: { gt?: string; gte?: string; lt?: string; lte?: string };
@@ -72,7 +77,16 @@ export interface OrderFilters {
 
 export async function listOrders(db: Executor, scope: Scope, filters: OrderFilters, page: CursorPageQuery) {
   let q = scoped(db, scope).selectFrom('orders').selectAll();
-  if (filters.organizations) q = filters.organizations.length ? q.where('organization_id', 'in', filters.organizations) : q.where(sql<boolean>`false`);
+  const readable = filters.readable?.filter((r) => !r.organizations || r.organizations.length);
+  if (readable) {
+    q = readable.length
+      ? q.where((eb) =>
+          eb.or(readable.map((r) => (r.organizations ? eb.and([eb('kind', '=', r.kind), eb('organization_id', 'in', r.organizations)]) : eb('kind', '=', r.kind)))),
+        )
+      : q.where(sql<boolean>`false`);
+  }
+  if (filters.kind) q = q.where('kind', '=', filters.kind);
+  if (filters.organization) q = q.where('organization_id', '=', filters.organization);
   if (filters.status) q = q.where('status', '=', filters.status);
   if (filters.customer) q = q.where('customer_id', '=', filters.customer);
   const c = filters.created;

@@ -4,7 +4,8 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import { scoped } from '../../../core/scope';
 import { listRefundObjects, refundablePayments, serializeRefund } from '../../payments';
-import { requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
+import type { OrganizerCaller } from '../organizer/organizer-access';
+import { requireOrderAccess } from '../orders/order-access';
 import type { Executor } from '../../../db/database';
 import { issueRefund } from './issue-refund';
 import { orderAfterRefund } from './order-after-refund';
@@ -14,7 +15,8 @@ import { holdRefundUnits, paidShareOf, refundLinesOf, reportRefundedUnits } from
 async function orderFor(ctx: AppContext, db: Executor, caller: OrganizerCaller, id: string, level: 'read' | 'write') {
   const order = isIdOf('order', id) ? await scoped(db, caller.scope).selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst() : undefined;
   if (!order) throw ApiError.notFound('order', id);
-  await requireEventPermission(ctx, caller, order.organization_id, level);
+  // Who may refund or read refunds follows the order's kind (products-api § 1.6).
+  await requireOrderAccess(ctx, caller, order, level);
   return order;
 }
 
