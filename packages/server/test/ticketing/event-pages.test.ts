@@ -91,9 +91,14 @@ async function bulkTickets(eventId: string, count: number, prefix: string) {
 }
 async function bulkOrders(eventId: string, count: number, prefix: string) {
   const order = await t.ctx.db.selectFrom('orders').select('id').where('event_id', '=', eventId).executeTakeFirstOrThrow();
+  // Every column but those the database computes (`amount_subtotal`), which an insert may not name.
+  const { rows } = await sql<{ name: string }>`
+    select column_name as name from information_schema.columns
+    where table_schema = current_schema() and table_name = 'orders' and is_generated = 'NEVER' order by ordinal_position`.execute(t.ctx.db);
+  const columns = rows.map((c) => c.name);
   await sql`
-    insert into orders
-    select r.* from orders o, generate_series(1, ${count}) as i,
+    insert into orders (${sql.join(columns.map((c) => sql.ref(c)))})
+    select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))} from orders o, generate_series(1, ${count}) as i,
       -- In the from list, so the record is made once a row (\`(f(…)).*\` calls f once for each column).
       lateral jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object(
         'id', 'ord_' || ${prefix} || lpad(to_hex(i), 20, '0'), 'code', 'B' || ${prefix} || i)) as r
