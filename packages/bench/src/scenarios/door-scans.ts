@@ -54,10 +54,17 @@ export async function seedTickets(ctx: Context, event: { id: string; slug: strin
   await client.connect();
   try {
     await client.query('begin');
+    // Every column but those the database computes (`amount_subtotal`), which an insert may not name.
+    const columns = (
+      await client.query<{ name: string }>(
+        `select quote_ident(column_name) as name from information_schema.columns
+          where table_schema = current_schema() and table_name = 'orders' and is_generated = 'NEVER' order by ordinal_position`,
+      )
+    ).rows.map((c) => c.name);
     await client.query(
       // Each record made in the from list, once a row (`(f(…)).*` would call f once for each column).
-      `insert into orders
-       select r.* from orders o, unnest($2::text[], $3::text[]) as s(id, code),
+      `insert into orders (${columns.join(', ')})
+       select ${columns.map((c) => `r.${c}`).join(', ')} from orders o, unnest($2::text[], $3::text[]) as s(id, code),
          lateral jsonb_populate_record(null::orders, to_jsonb(o) || jsonb_build_object('id', s.id, 'code', s.code)) as r
         where o.id = $1`,
       [tpl!.order_id, orders, codes],
