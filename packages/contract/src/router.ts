@@ -23,6 +23,7 @@ import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
+import { fanbasesContract, fanbasesPublicContract } from './fanbases';
 
 const c = initContract();
 
@@ -55,6 +56,8 @@ const groups = {
   branding: brandingContract,
   domains: domainsContract,
   payments: paymentsContract,
+  fanbases: fanbasesContract,
+  fanbasesPublic: fanbasesPublicContract,
 };
 
 /**
@@ -89,6 +92,8 @@ export type ContractGroups = {
   branding: typeof brandingContract;
   domains: typeof domainsContract;
   payments: typeof paymentsContract;
+  fanbases: typeof fanbasesContract;
+  fanbasesPublic: typeof fanbasesPublicContract;
 };
 
 /** The whole API. */

@@ -47,6 +47,11 @@ export const ID_PREFIXES = {
   content_approval: 'apr',
   // Whitelabel
   domain: 'dom',
+  // Fanbases
+  fanbase: 'fan',
+  membership_tier: 'mtr',
+  membership: 'fmb',
+  subscription: 'sub',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

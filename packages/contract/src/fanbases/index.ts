@@ -1,0 +1,3 @@
+export * from './fanbases.schemas';
+export * from './fanbases.contract';
+export * from './public.contract';
