@@ -23,7 +23,7 @@ import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
-import { fanbasesContract, fanbasesPublicContract } from './fanbases';
+import { fanbasesContract, fanbasesPublicContract, subscriptionsContract } from './fanbases';
 
 const c = initContract();
 
@@ -58,6 +58,7 @@ const groups = {
   payments: paymentsContract,
   fanbases: fanbasesContract,
   fanbasesPublic: fanbasesPublicContract,
+  subscriptions: subscriptionsContract,
 };
 
 /**
@@ -94,6 +95,7 @@ export type ContractGroups = {
   payments: typeof paymentsContract;
   fanbases: typeof fanbasesContract;
   fanbasesPublic: typeof fanbasesPublicContract;
+  subscriptions: typeof subscriptionsContract;
 };
 
 /** The whole API. */

@@ -95,7 +95,7 @@ export const fanbasesContract = c.router(
       method: 'GET',
       path: '/v1/fanbases/:id/tiers',
       summary: 'List membership tiers',
-      description: 'By `position`, then oldest first; filter by `status`.',
+      description: 'Newest first; filter by `status`. Fans see the published tiers by `position` (`GET /v1/public/fanbases/{fanbase}`).',
       pathParams: IdParams,
       query: CursorPageQuerySchema.extend({ status: z.enum(TIER_STATUSES).optional() }),
       responses: { 200: cursorListOf(MembershipTierSchema), ...errors, ...errorResponses(404, 422) },

@@ -58,6 +58,7 @@ const BY_GROUP: Record<string, Tag> = {
   payments: 'Payments',
   fanbases: 'Fanbases',
   fanbasesPublic: 'Fanbases',
+  subscriptions: 'Fanbases',
 };
 
 /**

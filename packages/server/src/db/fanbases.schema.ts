@@ -91,6 +91,7 @@ export interface SubscriptionsTable {
   next_attempt_at: Date | null;
   attempts: number;
   latest_order_id: string | null;
+  checkout_url: string | null;
   grace_ends_at: Date | null;
   cancelled_at: Date | null;
   ended_at: Date | null;

@@ -42,3 +42,21 @@ export async function customerTokenAuth(t: TestServer, tenant: Tenant, accessTok
 export async function allowed(t: TestServer, tenant: Tenant, customer: string, stream: string) {
   return expectStatus(await t.http().post('/v1/access/check').set(sk(tenant)).send({ customer, resource: { type: 'ls', id: stream } }), 200).data.allowed as boolean;
 }
+
+/** Subscribes the signed-in fan to a tier (with an `Idempotency-Key`), answering the raw response. */
+export const subscribeTo = (t: TestServer, auth: Record<string, string>, fanbase: string, body: Record<string, unknown>, key = `sub-${Math.random()}`) =>
+  t.http().post(`/v1/public/fanbases/${fanbase}/subscriptions`).set(auth).set('Idempotency-Key', key).send(body);
+
+/** Pays a checkout page's session with the simulator's good card. */
+export async function payCheckout(t: TestServer, checkoutUrl: string) {
+  const session = checkoutUrl.slice(checkoutUrl.lastIndexOf('/') + 1);
+  return expectStatus(await t.http().post(`/v1/checkout/sessions/${session}/pay`).send({ method: 'card', card_number: '4242424242424242' }), 200).data;
+}
+
+export const getSubscription = async (t: TestServer, tenant: Tenant, id: string) => expectStatus(await t.http().get(`/v1/subscriptions/${id}`).set(sk(tenant)), 200).data;
+
+export const advance = async (t: TestServer, tenant: Tenant, id: string, to: string) =>
+  expectStatus(await t.http().post(`/v1/test_helpers/subscriptions/${id}/advance`).set(sk(tenant)).send({ to }), 200).data;
+
+export const eventTypes = async (t: TestServer, tenant: Tenant, type: string) =>
+  (expectStatus(await t.http().get('/v1/events').query({ type, limit: 100 }).set(sk(tenant)), 200).data as Array<{ type: string }>).map((e) => e.type).reverse();

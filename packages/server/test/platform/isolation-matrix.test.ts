@@ -83,6 +83,8 @@ const COVERED_ELSEWHERE = [
   '/v1/payments/:id',
   '/v1/refunds/:id',
   '/v1/payments/provider_configs/:id',
+  // A subscription needs a paid tier and a customer: test/fanbases/subscriptions.test.ts ("act only on the caller's own").
+  '/v1/subscriptions/:id',
 ];
 const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
 

@@ -20,7 +20,8 @@ export interface Holding {
  * caller's transaction: a resource not yet granted is granted; one granted is extended to a later `ends_at`
  * (`access.entitlement.extended`, also from a fixed end to none), or made active again when it was revoked or had
  * expired (the holding came back: a member joining again, a subscription renewed after its end), which is
- * `access.entitlement.granted` with the old status; one granted but no longer among `resources` is revoked.
+ * `access.entitlement.granted` with the old status; one granted but no longer among `resources` is revoked (or
+ * `removedAs: 'expired'`: expired now, for a holding that ran out unpaid).
  * A resource that no longer exists grants nothing. Answers how many entitlements changed.
  */
 export async function syncHoldingEntitlements(
@@ -28,7 +29,7 @@ export async function syncHoldingEntitlements(
   scope: Scope,
   holding: Holding,
   resources: readonly TransactionalGrant['resource'][],
-  options: { endsAt: Date | null; limits?: TransactionalGrant['limits'] },
+  options: { endsAt: Date | null; limits?: TransactionalGrant['limits']; removedAs?: 'revoked' | 'expired' },
   now: Date,
 ): Promise<number> {
   let changed = 0;
@@ -70,9 +71,10 @@ export async function syncHoldingEntitlements(
     .execute();
   for (const row of held) {
     if (wanted.has(`${row.resource_type}:${row.resource_id}`)) continue;
-    const updated = await repo.updateEntitlement(trx, scope, row.id, { status: 'revoked' }, now);
+    const expired = options.removedAs === 'expired';
+    const updated = await repo.updateEntitlement(trx, scope, row.id, expired ? { status: 'expired', ends_at: now } : { status: 'revoked' }, now);
     await endSessionsOf(trx, scope, row.id, 'entitlement_inactive', now);
-    await emitEntitlementEvent(trx, scope, 'access.entitlement.revoked', updated, now, { status: row.status });
+    await emitEntitlementEvent(trx, scope, expired ? 'access.entitlement.expired' : 'access.entitlement.revoked', updated, now, { status: row.status });
     changed++;
   }
   return changed;

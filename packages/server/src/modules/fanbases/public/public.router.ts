@@ -5,6 +5,8 @@ import type { AppContext } from '../../../core/context';
 import { actorOf, type TenantPrincipal } from '../../../core/principal';
 import { customerOf, requireCustomer } from '../fanbases-access';
 import * as members from '../memberships/memberships.service';
+import { subscribe } from '../subscriptions/subscribe.service';
+import * as subscriptions from '../subscriptions/subscriptions.service';
 import { getPublicFanbase } from './public-fanbase.service';
 
 const s = initServer();
@@ -32,6 +34,30 @@ export const fanbasesPublicRouter = (ctx: AppContext) =>
     leave: async ({ params, req }) => {
       const caller = actorOf(req);
       return { status: 200, body: { data: await members.leaveFanbase(ctx, caller.scope, params.fanbase, requireCustomer(caller)) } };
+    },
+    subscribe: async ({ params, body, req }) => {
+      const caller = actorOf(req);
+      return { status: 201, body: { data: await subscribe(ctx, caller.scope, params.fanbase, requireCustomer(caller), body) } };
+    },
+    listMySubscriptions: async ({ req }) => {
+      const caller = actorOf(req);
+      return { status: 200, body: await subscriptions.mySubscriptions(ctx, caller.scope, requireCustomer(caller)) };
+    },
+    cancelMySubscription: async ({ params, req }) => {
+      const caller = actorOf(req);
+      return { status: 200, body: { data: await subscriptions.cancelByFan(ctx, caller.scope, requireCustomer(caller), params.id) } };
+    },
+    resumeMySubscription: async ({ params, req }) => {
+      const caller = actorOf(req);
+      return { status: 200, body: { data: await subscriptions.resumeByFan(ctx, caller.scope, requireCustomer(caller), params.id) } };
+    },
+    renewMySubscription: async ({ params, req }) => {
+      const caller = actorOf(req);
+      return { status: 200, body: { data: await subscriptions.renewByFan(ctx, caller.scope, requireCustomer(caller), params.id) } };
+    },
+    changeMySubscriptionTier: async ({ params, body, req }) => {
+      const caller = actorOf(req);
+      return { status: 200, body: { data: await subscriptions.changeTierByFan(ctx, caller.scope, requireCustomer(caller), params.id, body.tier) } };
     },
     listMyMemberships: async ({ req }) => {
       const caller = actorOf(req);

@@ -145,3 +145,8 @@ export async function updateTier(ctx: AppContext, caller: TenantPrincipal, fanba
     return row;
   });
 }
+
+/** The tier's first subscription: from then on its interval is fixed. */
+export async function markTierSubscribed(trx: Transaction<DB>, scope: Scope, tier: TierRow, now: Date): Promise<void> {
+  if (!tier.subscribed_at) await repo.updateTier(trx, scope, tier.id, { subscribed_at: now });
+}
