@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renewDue } from '../../src/modules/fanbases/subscriptions/renew-subscriptions';
+import { syncTier, syncTierJob } from '../../src/modules/fanbases/tiers/sync-tier.job';
 import { useTestServer } from '../harness';
+import { jobsRan } from '../kit/jobs';
 import { expectError, expectStatus } from '../kit/expect';
 import {
   advance,
@@ -20,6 +22,11 @@ import {
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
 const DAY = 86_400_000;
+
+beforeAll(async () => {
+  t.ctx.jobs.register({ ...syncTierJob(t.ctx), work: { pollingIntervalSeconds: 0.5 } });
+  await t.ctx.jobs.start();
+});
 
 async function goldFanbase(tenant: Tenant, handle: string, tierBody: Record<string, unknown> = {}) {
   const { org, fanbase } = await creatorFanbase(t, tenant, handle);
@@ -176,6 +183,21 @@ describe('the renewal job', () => {
     expect(renewing.renewal).toMatchObject({ attempts: 1, next_attempt_at: sub.current_period_end });
     const orders = await t.ctx.db.selectFrom('orders').select('id').where('subscription_id', '=', sub.id).execute();
     expect(orders).toHaveLength(2);
+  });
+});
+
+describe('tier changes', () => {
+  it("a change of a tier's grants reaches its subscribers: new resources granted to the period's end, removed ones revoked", async () => {
+    const tenant = await t.tenant();
+    const { fanbase, stream, gold } = await goldFanbase(tenant, 'sub.grants');
+    const { fan, sub } = await activeSubscription(tenant, 'sub.grants', gold.id);
+    const encore = await liveStream(t, tenant);
+    expectStatus(await t.http().patch(`/v1/fanbases/${fanbase.id}/tiers/${gold.id}`).set(sk(tenant)).send({ grants: [{ type: 'ls', id: encore }] }), 200);
+    await jobsRan(t, syncTier, { tier: gold.id });
+    expect(await allowed(t, tenant, fan.customer, stream)).toBe(false);
+    expect(await allowed(t, tenant, fan.customer, encore)).toBe(true);
+    const granted = (await entitlementsOf(t, tenant, fan.customer)).find((e) => e.resource.id === encore)!;
+    expect(granted).toMatchObject({ source: 'subscription', source_ref: sub.id, ends_at: new Date(new Date(sub.current_period_end).getTime() + 7 * DAY).toISOString() });
   });
 });
 
