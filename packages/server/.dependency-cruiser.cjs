@@ -16,6 +16,7 @@ const ALLOWED = {
   webhooks: ['ticketing'],
   creators: ['identity', 'streams', 'ticketing'],
   whitelabel: ['identity'],
+  fanbases: ['access', 'creators', 'identity', 'messaging', 'payments', 'ticketing'],
 };
 
 /**

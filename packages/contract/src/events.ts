@@ -8,6 +8,7 @@ import { creatorsEvents } from './events/creators.events';
 import { domainEvents } from './events/platform-domains.events';
 import { paymentsEvents } from './events/payments.events';
 import { orderKindEvents } from './events/orders.events';
+import { fanbasesEvents } from './events/fanbases.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -22,6 +23,7 @@ export const EVENT_DEFINITIONS = {
   ...creatorsEvents,
   ...paymentsEvents,
   ...orderKindEvents,
+  ...fanbasesEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

@@ -23,6 +23,7 @@ import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
+import { fanbasesContract, fanbasesPublicContract, subscriptionsContract } from './fanbases';
 
 const c = initContract();
 
@@ -55,6 +56,9 @@ const groups = {
   branding: brandingContract,
   domains: domainsContract,
   payments: paymentsContract,
+  fanbases: fanbasesContract,
+  fanbasesPublic: fanbasesPublicContract,
+  subscriptions: subscriptionsContract,
 };
 
 /**
@@ -89,6 +93,9 @@ export type ContractGroups = {
   branding: typeof brandingContract;
   domains: typeof domainsContract;
   payments: typeof paymentsContract;
+  fanbases: typeof fanbasesContract;
+  fanbasesPublic: typeof fanbasesPublicContract;
+  subscriptions: typeof subscriptionsContract;
 };
 
 /** The whole API. */

@@ -125,6 +125,13 @@ export const ERROR_CATALOGUE = {
   upload_origin_not_allowed: def('permission_error', 403, 'The request\'s `Origin` is not the upload\'s `cors_origin`.'),
   event_has_no_ticket_types: def('invalid_request_error', 409, 'An event needs at least one ticket type before it is published.'),
   coupon_code_taken: def('invalid_request_error', 409, 'Another coupon of this event already uses this `code` (compared without case).'),
+  // Fanbases
+  fanbase_exists: def('invalid_request_error', 409, 'The organization already has a fanbase.'),
+  fanbase_closed: def('invalid_request_error', 409, 'The fanbase is archived, or joins or subscriptions are switched off on the creator\'s capsule.'),
+  free_tier_exists: def('invalid_request_error', 409, 'The fanbase already has a published free tier.'),
+  tier_unavailable: def('invalid_request_error', 422, 'The tier cannot be subscribed to; `details.reason` is `not_published`, `archived`, `full` or `free_tier`.'),
+  already_subscribed: def('invalid_request_error', 409, 'The customer already has an `incomplete`, `active` or `past_due` subscription to this fanbase.'),
+  subscription_active: def('invalid_request_error', 409, 'Leaving while a subscription is `active` or `past_due`: cancel it first.'),
   // Reduced-shape codes of the ticketing and content routes
   INVALID_OPERATION: reduced('invalid_request_error', 422, 'Publish of content that is not approved.'),
   INVALID_TICKET: reduced('invalid_request_error', 400, 'The ticket type is not available for the event.'),

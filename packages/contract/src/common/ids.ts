@@ -49,6 +49,11 @@ export const ID_PREFIXES = {
   domain: 'dom',
   // Orders
   line_item: 'li',
+  // Fanbases
+  fanbase: 'fan',
+  membership_tier: 'mtr',
+  membership: 'fmb',
+  subscription: 'sub',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

@@ -23,6 +23,7 @@ export const PublicCapsuleSchema = z
       cover_url: z.string().nullable(),
       hero_media: z.array(z.string()).nullable(),
       public_url: z.string(),
+      fanbase: z.string().nullable().describe("The organization's fanbase (`fan_`), or `null`."),
     }),
     stats: z.object({
       audience_count: z.number().int().min(0),
@@ -35,9 +36,9 @@ export const PublicCapsuleSchema = z
     branding: EffectiveBrandingSchema.describe('The creator organization\'s effective branding (its own, else the tenant\'s).'),
     viewer_state: z.object({
       is_following: z.boolean(),
-      is_subscribed: z.boolean(),
-      subscription_plan_id: z.string().nullable(),
-      joined_at: z.string().nullable(),
+      is_subscribed: z.boolean().describe('The viewer has a subscription to the fanbase that is `active` or `past_due`.'),
+      subscription_plan_id: z.string().nullable().describe("That subscription's tier (`mtr_`), else `null`."),
+      joined_at: z.string().nullable().describe("The viewer's active membership's `joined_at`, else `null`."),
     }),
     featured: z.object({
       drops: z.array(PublicContentSchema),
@@ -51,8 +52,8 @@ export const PublicCapsuleSchema = z
       has_public_posts: z.boolean(),
       has_merch: z.boolean(),
       external_storefront_url: z.string().nullable(),
-      join_enabled: z.boolean(),
-      subscription_enabled: z.boolean(),
+      join_enabled: z.boolean().describe("The profile's `join_enabled` and an `active` fanbase."),
+      subscription_enabled: z.boolean().describe("The profile's `subscription_enabled`, an `active` fanbase with a published paid tier, and in live mode a payment configuration serving the organization."),
     }),
     social_proof: z.object({ audience_count: z.number().int().min(0) }),
   })

@@ -20,6 +20,7 @@ export const TAGS = {
   'Request log': 'Every API request made with the tenant\'s keys or its staff\'s tokens, with its status, latency and error.',
   'Provider callbacks': 'Routes that video, messaging and payment providers call, outside the JSON contract: each verifies its provider\'s signature or secret over the raw body.',
   Documentation: 'This document and the pages that show it.',
+  Fanbases: 'An organization\'s fanbase, its membership tiers, members, subscriptions, and the fans\' own routes.',
   Internal: 'Callbacks of the server\'s own media network (nginx-rtmp). They take a secret only that process knows and answer `404` to anyone else.',
 } as const;
 
@@ -55,6 +56,9 @@ const BY_GROUP: Record<string, Tag> = {
   domains: 'Whitelabel',
   requestLogs: 'Request log',
   payments: 'Payments',
+  fanbases: 'Fanbases',
+  fanbasesPublic: 'Fanbases',
+  subscriptions: 'Fanbases',
 };
 
 /**

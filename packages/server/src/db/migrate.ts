@@ -38,6 +38,8 @@ import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
 import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
+import * as fanbases from './migrations/2026_12_03_40_fanbases';
+import * as subscriptionCheckout from './migrations/2026_12_03_41_subscription_checkout';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -79,6 +81,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_10_payment_inbound': paymentInbound,
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
   '2026_12_03_30_order_kinds': orderKinds,
+  '2026_12_03_40_fanbases': fanbases,
+  '2026_12_03_41_subscription_checkout': subscriptionCheckout,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };
 

@@ -27,6 +27,7 @@ const SERVED: Record<string, object> = {
   creators: { creators: 1 },
   whitelabel: { branding: 1, domains: 1 },
   payments: { payments: 1 },
+  fanbases: { fanbases: 1, fanbasesPublic: 1, subscriptions: 1 },
 };
 
 describe('The module list', () => {

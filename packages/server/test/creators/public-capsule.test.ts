@@ -51,6 +51,7 @@ describe('the public capsule', () => {
       cover_url: null,
       hero_media: ['https://images.example.com/hero.jpg'],
       public_url: profile.public_capsule_url,
+      fanbase: null,
     });
     expect(capsule.stats).toEqual({ audience_count: 1, drops_count: 2, videos_count: 1, live_count: 0, posts_count: 2, merch_count: 0 });
     expect(capsule.viewer_state).toEqual({ is_following: false, is_subscribed: false, subscription_plan_id: null, joined_at: null });
@@ -67,7 +68,8 @@ describe('the public capsule', () => {
       has_public_posts: true,
       has_merch: false,
       external_storefront_url: 'https://shop.example.com',
-      join_enabled: true,
+      // Joining needs a fanbase as well as the switch (the fanbases tests cover one).
+      join_enabled: false,
       subscription_enabled: false,
     });
     expect(capsule.social_proof).toEqual({ audience_count: 1 });

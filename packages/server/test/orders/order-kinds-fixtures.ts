@@ -33,9 +33,13 @@ export function testKinds() {
     },
     serialize: async (_db, _scope, orders: readonly OrderRow[]) => new Map(orders.map((o) => [o.id, { metadata: { ...o.metadata, seen_by: kind } }])),
   });
-  registerOrderKind(handler('product'));
-  registerOrderKind(handler('subscription'));
-  return { calls, refuseLate, failPaid, of: (orderId: string) => calls.filter((c) => c[1] === orderId).map(([hook, , detail]) => [hook, detail]) };
+  const register = () => {
+    registerOrderKind(handler('product'));
+    registerOrderKind(handler('subscription'));
+  };
+  register();
+  // A module that owns a kind (fanbases) registers it when the server is set up: `register` again after that.
+  return { calls, refuseLate, failPaid, register, of: (orderId: string) => calls.filter((c) => c[1] === orderId).map(([hook, , detail]) => [hook, detail]) };
 }
 
 export async function seedOrganization(t: TestServer, tenant: Tenant, livemode = false) {

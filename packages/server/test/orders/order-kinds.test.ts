@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { sk } from '../ticketing/booking-fixtures';
@@ -7,6 +7,7 @@ import { newOrder, seedOrganization, testKinds } from './order-kinds-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
 const kinds = testKinds();
+beforeAll(() => kinds.register());
 
 describe('orders of every kind', () => {
   it('a ticket order has one ticket line item, shown at booking and on reads', async () => {

@@ -48,6 +48,10 @@ beforeAll(async () => {
   const member = await post('/v1/members', { email: 'staff@example.test', role: 'viewer' });
   const messages = expectStatus(await t.http().get('/v1/messages').query({ related: member.id }).set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
   made['/v1/messages'] = { id: messages[0]!.id };
+  const creator = await post('/v1/organizations', { name: 'Creator', handle: 'creator_1', kind: 'creator' });
+  const fanbase = await post('/v1/fanbases', { organization: creator.id, name: 'Fans', external_id: 'ext-1' });
+  made['/v1/fanbases'] = { id: fanbase.id, external_id: 'ext-1' };
+  made['/v1/public/fanbases'] = { id: fanbase.id };
   const events = expectStatus(await t.http().get('/v1/events').set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
   made['/v1/events'] = { id: events[0]!.id };
 });
@@ -79,6 +83,8 @@ const COVERED_ELSEWHERE = [
   '/v1/payments/:id',
   '/v1/refunds/:id',
   '/v1/payments/provider_configs/:id',
+  // A subscription needs a paid tier and a customer: test/fanbases/subscriptions.test.ts ("act only on the caller's own").
+  '/v1/subscriptions/:id',
 ];
 const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
 

@@ -25,3 +25,5 @@ export {
   revokeEntitlementsBySource,
   type TransactionalGrant,
 } from './entitlements/transactional-grants';
+// Fanbases keeps the entitlements of memberships and subscriptions in step with them, in its own transactions.
+export { syncHoldingEntitlements, type Holding } from './entitlements/holding-grants';

@@ -12,3 +12,9 @@ export const creatorsModule: ModuleDefinition = {
   routers: (ctx) => ({ creators: creatorsRouter(ctx) }),
   pages: { paths: ['/capsules'], mount: mountCapsulePage },
 };
+
+// The fanbases product registers what the public capsule shows of it (its id, the viewer's membership and subscription).
+export { capsuleFanbasePart, type CapsuleFanbaseSource, type CapsuleFanbaseState } from './public/capsule-fanbase';
+// Fanbases grants the assets of published content (`cnt` tier grants) and reads a creator's capsule switches.
+export { publishedContentAssets } from './contents/content-assets';
+export { capsuleSwitches } from './capsules/capsule-switches';

@@ -41,3 +41,6 @@ export {
 export type { OrganizationRow } from '../../db/identity.schema';
 // Ticketing: the buyer's and attendees' customers.
 export { findCustomer, findOrCreateCustomerByEmail, findOrCreateCustomersByEmail } from './customers/customer-lookups';
+// Fanbases: members' customers, inlined (`expand[]=customer`) and exported.
+export { findCustomersByIds } from './customers/customer-lookups';
+export { serializeCustomer } from './customers/customers.service';

@@ -1,4 +1,6 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { scoped, type Scope } from '../../../core/scope';
+import type { DB } from '../../../db/schema';
 import type { Executor } from '../../../db/database';
 
 /** A second follow by the same customer finds the row there (the primary key) and changes nothing. */
@@ -31,4 +33,11 @@ export async function followedAt(db: Executor, scope: Scope, organizationId: str
     .where('customer', '=', customer)
     .executeTakeFirst();
   return row?.created_at;
+}
+
+/** Followers and `others` (the fanbase's active members) together, each customer counted once. */
+export async function countAudience(db: Executor, scope: Scope, organizationId: string, others: SelectQueryBuilder<DB, any, { customer: string }>): Promise<number> {
+  const followers = scoped(db, scope).selectFrom('capsule_followers').select('customer').where('organization_id', '=', organizationId);
+  const { rows } = await sql<{ n: string }>`select count(*) as n from (${followers} union ${others}) audience`.execute(db);
+  return Number(rows[0]!.n);
 }

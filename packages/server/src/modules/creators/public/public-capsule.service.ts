@@ -11,8 +11,10 @@ import * as follows from './follows.repository';
 import { serializePublicContents } from './public-contents.service';
 import { countPublishedByType, latestPublished } from './public-contents.repository';
 import { upcomingLiveEvents } from './upcoming-live';
+import { capsuleFanbaseOf, type CapsuleFanbaseState } from './capsule-fanbase';
 
 const FEATURED_DROPS = 6;
+const NO_FANBASE: CapsuleFanbaseState = { fanbase: null, active: false, hasPublishedPaidTier: false, paymentsServe: false, joinedAt: null, subscribedTier: null };
 
 /**
  * The creator organization and its profile, if the capsule is public; `404` otherwise, as for an unknown handle,
@@ -28,8 +30,9 @@ export async function publicCapsuleOf(ctx: AppContext, scope: Scope, handle: str
 /** The whole public capsule; every count is read from rows (followers, published content, upcoming events). */
 export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: string, viewer: string | null, domain?: ServedDomain): Promise<PublicCapsule> {
   const { org, profile } = await publicCapsuleOf(ctx, scope, handle, domain);
-  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase] = await Promise.all([
-    follows.countFollowers(ctx.db, scope, org.id),
+  const source = capsuleFanbaseOf(ctx);
+  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase, fan] = await Promise.all([
+    source ? follows.countAudience(ctx.db, scope, org.id, source.memberCustomers(ctx.db, scope, org.id)) : follows.countFollowers(ctx.db, scope, org.id),
     countPublishedByType(ctx.db, scope, org.id),
     latestPublished(ctx.db, scope, org.id, 'drop', FEATURED_DROPS),
     latestPublished(ctx.db, scope, org.id, 'post', 1),
@@ -37,6 +40,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
     viewer ? follows.followedAt(ctx.db, scope, org.id, viewer) : undefined,
     brandOf(ctx, scope, org.id),
     linkBaseOf(ctx, scope, org.id, 'capsule', domain),
+    source ? source.stateOf(ctx, scope, org.id, viewer) : Promise.resolve(NO_FANBASE),
   ]);
   const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops), serializePublicContents(ctx, scope, posts)]);
   return {
@@ -53,6 +57,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       cover_url: profile.cover_url,
       hero_media: profile.hero_media,
       public_url: publicCapsuleUrl(linkBase, org.handle),
+      fanbase: fan.fanbase,
     },
     stats: {
       audience_count: audience,
@@ -64,7 +69,12 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       merch_count: 0,
     },
     branding,
-    viewer_state: { is_following: followed !== undefined, is_subscribed: false, subscription_plan_id: null, joined_at: null },
+    viewer_state: {
+      is_following: followed !== undefined,
+      is_subscribed: fan.subscribedTier !== null,
+      subscription_plan_id: fan.subscribedTier,
+      joined_at: fan.joinedAt ? new Date(fan.joinedAt).toISOString() : null,
+    },
     featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: null },
     links: capsuleLinks(profile.links),
     availability: {
@@ -72,17 +82,19 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       has_public_posts: counts.post > 0,
       has_merch: false,
       external_storefront_url: profile.external_storefront_url,
-      join_enabled: profile.join_enabled,
-      subscription_enabled: profile.subscription_enabled,
+      join_enabled: profile.join_enabled && fan.active,
+      subscription_enabled: profile.subscription_enabled && fan.active && fan.hasPublishedPaidTier && fan.paymentsServe,
     },
     social_proof: { audience_count: audience },
   };
 }
 
-/** Follows or unfollows, then answers the viewer's state and the audience counted after the change. */
+/** Follows or unfollows, then answers the viewer's state and the audience (followers and members, each once) counted after the change. */
 export async function setFollowing(ctx: AppContext, scope: Scope, handle: string, customer: string, following: boolean) {
   const { org } = await publicCapsuleOf(ctx, scope, handle);
   if (following) await follows.addFollower(ctx.db, scope, org.id, customer);
   else await follows.removeFollower(ctx.db, scope, org.id, customer);
-  return { is_following: following, audience_count: await follows.countFollowers(ctx.db, scope, org.id) };
+  const source = capsuleFanbaseOf(ctx);
+  const audience = source ? await follows.countAudience(ctx.db, scope, org.id, source.memberCustomers(ctx.db, scope, org.id)) : await follows.countFollowers(ctx.db, scope, org.id);
+  return { is_following: following, audience_count: audience };
 }

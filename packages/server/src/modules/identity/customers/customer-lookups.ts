@@ -82,3 +82,9 @@ export async function findOrCreateCustomersByEmail(
     select id, email from existing union all select id, email from created`.execute(db);
   return new Map(rows.map((r) => [r.email, r.id]));
 }
+
+/** The customers among `ids` that exist (not deleted). */
+export async function findCustomersByIds(db: Executor, scope: Scope, ids: readonly string[]): Promise<CustomerRow[]> {
+  if (ids.length === 0) return [];
+  return scoped(db, scope).selectFrom('customers').selectAll().where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+}

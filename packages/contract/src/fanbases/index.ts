@@ -1,0 +1,4 @@
+export * from './fanbases.schemas';
+export * from './fanbases.contract';
+export * from './public.contract';
+export * from './subscriptions.contract';

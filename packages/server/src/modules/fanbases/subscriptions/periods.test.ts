@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { nextReminder, periodEnd, reminderTimes } from './periods';
+
+const at = (iso: string) => new Date(iso);
+
+describe('subscription periods', () => {
+  it('are calendar months and years, clamped to the month\'s end', () => {
+    expect(periodEnd(at('2026-01-15T10:00:00Z'), 'month').toISOString()).toBe('2026-02-15T10:00:00.000Z');
+    expect(periodEnd(at('2026-01-31T10:00:00Z'), 'month').toISOString()).toBe('2026-02-28T10:00:00.000Z');
+    expect(periodEnd(at('2028-01-31T10:00:00Z'), 'month').toISOString()).toBe('2028-02-29T10:00:00.000Z');
+    expect(periodEnd(at('2026-12-31T23:00:00Z'), 'month').toISOString()).toBe('2027-01-31T23:00:00.000Z');
+    expect(periodEnd(at('2028-02-29T00:00:00Z'), 'year').toISOString()).toBe('2029-02-28T00:00:00.000Z');
+  });
+
+  it('remind at the period end, +1 d, +3 d and a day before the grace ends', () => {
+    const end = at('2026-03-01T00:00:00Z');
+    expect(reminderTimes(end, 7).map((d) => d.toISOString().slice(0, 10))).toEqual(['2026-03-01', '2026-03-02', '2026-03-04', '2026-03-07']);
+    expect(reminderTimes(end, 2).map((d) => d.toISOString().slice(0, 10))).toEqual(['2026-03-01', '2026-03-02']);
+    expect(reminderTimes(end, 0)).toEqual([]);
+    expect(nextReminder(end, 7, at('2026-03-02T00:00:00Z'))?.toISOString()).toBe('2026-03-04T00:00:00.000Z');
+    expect(nextReminder(end, 7, at('2026-03-07T00:00:00Z'))).toBeNull();
+  });
+});

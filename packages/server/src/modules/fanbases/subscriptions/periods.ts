@@ -1,0 +1,34 @@
+const DAY_MS = 86_400_000;
+
+/**
+ * The end of a period that starts at `start`: one calendar month or year later (UTC), clamped to the month's end
+ * (31 January + 1 month is 28 or 29 February; 29 February + 1 year is 28 February).
+ */
+export function periodEnd(start: Date, interval: 'month' | 'year'): Date {
+  const months = interval === 'month' ? 1 : 12;
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const end = new Date(start);
+  end.setUTCFullYear(y, m, Math.min(start.getUTCDate(), lastDay));
+  return end;
+}
+
+export const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
+export const addHours = (at: Date, hours: number) => new Date(at.getTime() + hours * 3_600_000);
+
+/**
+ * The moments a prompt-mode renewal nudges the fan again after the first notice: at the period end, then
+ * +1 day, +3 days and one day before the grace ends (those still ahead of the grace end, in order).
+ */
+export function reminderTimes(periodEndAt: Date, graceDays: number): Date[] {
+  const graceEnd = addDays(periodEndAt, graceDays);
+  const times = [periodEndAt, addDays(periodEndAt, 1), addDays(periodEndAt, 3), addDays(graceEnd, -1)];
+  const unique = [...new Map(times.map((t) => [t.getTime(), t])).values()].sort((a, b) => a.getTime() - b.getTime());
+  return unique.filter((t) => t.getTime() >= periodEndAt.getTime() && t.getTime() < graceEnd.getTime());
+}
+
+/** The first reminder after `at`, or `null` when none is left before the grace ends. */
+export function nextReminder(periodEndAt: Date, graceDays: number, at: Date): Date | null {
+  return reminderTimes(periodEndAt, graceDays).find((t) => t.getTime() > at.getTime()) ?? null;
+}
