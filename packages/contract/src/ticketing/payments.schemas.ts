@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EffectiveBrandingSchema } from '../whitelabel/branding.schemas';
 
 /** The phone numbers and cards the test-mode checkout simulator answers in a set way (docs/ticketing.md). */
 export const MAGIC_PAYERS = {
@@ -139,6 +140,7 @@ export const CheckoutSessionSchema = z
       .string()
       .nullable()
       .describe('The booking\'s `redirect_url` with `code`, `outcome` (`succeeded` or `refunded`) and `payment`, once the session is complete or a late payment was refunded; else `null`.'),
+    branding: EffectiveBrandingSchema.describe('The effective branding of the order\'s organization: the page dresses itself with it.'),
   })
   .meta({ id: 'CheckoutSession' });
 export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;

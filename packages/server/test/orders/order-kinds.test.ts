@@ -66,6 +66,7 @@ describe('orders of every kind', () => {
     expect(page).toMatchObject({
       amount: 2800,
       order: { kind: 'product', organization: { id: org, name: 'Merch Co' }, event: null, ticket_type: null, line_items: [{ description: 'T-shirt, Black / L', quantity: 2, amount_total: 2000 }, { description: 'Poster' }] },
+      branding: { display_name: 'Acme' },
     });
     expect((await eventsOf(t, tenant, 'commerce.order.created')).map((e) => e.data.object)).toMatchObject([{ id: created.order.id, status: 'pending' }]);
 

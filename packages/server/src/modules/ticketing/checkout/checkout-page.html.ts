@@ -5,7 +5,7 @@ export const CHECKOUT_STYLE = `body{font-family:system-ui,sans-serif;margin:0;ba
 .test-mode{background:#ffb020;color:#000;text-align:center;font-weight:700;padding:.4rem;letter-spacing:.08em}
 main{max-width:28rem;margin:2rem auto;background:#fff;padding:1.5rem;border-radius:.5rem;box-shadow:0 1px 4px #0002}
 @media (max-width:30rem){main{margin:0;border-radius:0;box-shadow:none;min-height:100vh;box-sizing:border-box;padding:1rem}}
-h1{font-size:1.3rem;margin:.2rem 0}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#666}
+h1{font-size:1.3rem;margin:.2rem 0}#items{margin:0;padding-left:1rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{color:#666}
 form{border-top:1px solid #eee;padding-top:1rem;margin-top:1rem}label{display:block;margin-bottom:.3rem}
 input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;margin-bottom:.5rem}
 button{padding:.6rem 1rem;font-size:1rem;cursor:pointer;min-height:2.75rem}.error{color:#b00020}.done{color:#0a7a2f}.info{color:#555}
@@ -31,7 +31,8 @@ export const checkoutPage = (id: string, brand: EffectiveBranding, b: BrandedPag
   pageOf(
     `Checkout · ${escapeHtml(brand.display_name)}${opts.test ? ' (test mode)' : ''}`,
     `<main id="checkout" data-session="${id}"${opts.returning ? ' data-returning="1"' : ''} hidden>
-<h1 id="event"></h1><dl><dt>When</dt><dd id="when"></dd><dt>Tickets</dt><dd id="ticket"></dd><dt>Order</dt><dd id="code"></dd>
+<h1 id="event"></h1><dl><dt id="when-label">When</dt><dd id="when"></dd><dt id="ticket-label">Tickets</dt><dd id="ticket"></dd>
+<dt id="items-label" hidden>Items</dt><dd id="items-cell" hidden><ul id="items"></ul></dd><dt>Order</dt><dd id="code"></dd>
 <dt>To pay</dt><dd><strong id="amount"></strong> <span id="discount"></span></dd></dl>
 <form id="mobile-money" hidden><label for="phone" id="phone-label">Pay by mobile money</label><input id="phone" name="phone" type="tel" autocomplete="tel" placeholder="0712 345 678" required>
 <button id="pay-mobile-money" type="submit">Pay with mobile money</button></form>

@@ -106,9 +106,22 @@ export const CHECKOUT_SCRIPT = `(() => {
     if (!res.ok) { say(body.error ? body.error.message : 'This checkout cannot be loaded.', 'error'); setBusy(true); return; }
     const s = body.data;
     methods = s.methods || [];
-    $('event').textContent = s.order.event.name;
-    $('when').textContent = new Date(s.order.event.starts_at).toLocaleString();
-    $('ticket').textContent = s.order.quantity + ' × ' + s.order.ticket_type.name;
+    if (s.order.event) {
+      $('event').textContent = s.order.event.name;
+      $('when').textContent = new Date(s.order.event.starts_at).toLocaleString();
+      $('ticket').textContent = s.order.quantity + ' × ' + s.order.ticket_type.name;
+    } else {
+      // Product and subscription orders: the organization, then one row per line item.
+      $('event').textContent = s.order.organization.name;
+      for (const id of ['when-label', 'when', 'ticket-label', 'ticket']) $(id).hidden = true;
+      $('items-label').hidden = false;
+      $('items-cell').hidden = false;
+      for (const li of s.order.line_items) {
+        const row = document.createElement('li');
+        row.textContent = li.quantity + ' × ' + li.description + ' — ' + money(li.amount_total, s.currency);
+        $('items').appendChild(row);
+      }
+    }
     $('code').textContent = s.order.code;
     $('amount').textContent = money(s.amount, s.currency);
     if (s.order.amount_discount > 0) $('discount').textContent = 'Discount: ' + money(s.order.amount_discount, s.currency);

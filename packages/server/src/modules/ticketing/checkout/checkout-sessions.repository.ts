@@ -71,7 +71,7 @@ export async function lockOrdersWithCatalogue(trx: Transaction<DB>, orderIds: re
 }
 
 /** The session with the order summary the page shows: no buyer details. */
-export async function describeSession(db: Executor, session: CheckoutSessionRow, baseUrl: string): Promise<Omit<CheckoutSession, 'methods' | 'latest_payment' | 'redirect_to'>> {
+export async function describeSession(db: Executor, session: CheckoutSessionRow, baseUrl: string): Promise<Omit<CheckoutSession, 'methods' | 'latest_payment' | 'redirect_to' | 'branding'>> {
   const o = await db
     .selectFrom('orders as o')
     .innerJoin('organizations as g', 'g.id', 'o.organization_id')

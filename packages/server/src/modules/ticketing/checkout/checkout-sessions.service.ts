@@ -1,9 +1,9 @@
 import type { CheckoutSession } from '@svc/contract';
-import { linkBaseOf, type ServedDomain } from '../../../core/branding';
+import { brandOf, linkBaseOf, type ServedDomain } from '../../../core/branding';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { sessionPaymentState } from './session-payment-state';
-import { describeSession, findSession, sessionOrganization } from './checkout-sessions.repository';
+import { describeSession, findSession, scopeOfSession, sessionOrganization } from './checkout-sessions.repository';
 
 // Pay-later opens sessions for its payments and links to their page.
 export { openSession } from './checkout-sessions.repository';
@@ -22,5 +22,6 @@ export async function retrieveSession(ctx: AppContext, id: string, domain?: Serv
   if (!session || foreign) throw ApiError.notFound('checkout session', id);
   const base = await linkBaseOf(ctx, { tenantId: session.tenant_id, livemode: session.livemode }, organizationId, 'checkout', domain);
   const described = await describeSession(ctx.db, session, base);
-  return { ...described, ...(await sessionPaymentState(ctx, session, organizationId, described.order.code)) };
+  const branding = await brandOf(ctx, scopeOfSession(session), organizationId);
+  return { ...described, ...(await sessionPaymentState(ctx, session, organizationId, described.order.code)), branding };
 }

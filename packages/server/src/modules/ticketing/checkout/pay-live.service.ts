@@ -23,7 +23,8 @@ async function lockPayable(trx: Transaction<DB>, session: CheckoutSessionRow): P
   if (s.status === 'complete') throw ApiError.of('checkout_session_complete');
   const o = await trx
     .selectFrom('orders as o')
-    .innerJoin('ticketed_events as e', 'e.id', 'o.event_id')
+    // Only a ticket order has an event (whose cancellation stops payment).
+    .leftJoin('ticketed_events as e', 'e.id', 'o.event_id')
     .select(['o.status', 'e.status as event_status'])
     .where('o.id', '=', session.order_id)
     .executeTakeFirstOrThrow();
