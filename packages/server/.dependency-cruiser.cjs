@@ -16,6 +16,7 @@ const ALLOWED = {
   webhooks: ['ticketing'],
   creators: ['identity', 'streams', 'ticketing'],
   whitelabel: ['identity'],
+  commerce: ['access', 'creators', 'identity', 'messaging', 'payments', 'streams', 'ticketing'],
 };
 
 /**

@@ -23,6 +23,7 @@ import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
+import { commerceContract } from './commerce';
 
 const c = initContract();
 
@@ -55,6 +56,7 @@ const groups = {
   branding: brandingContract,
   domains: domainsContract,
   payments: paymentsContract,
+  commerce: commerceContract,
 };
 
 /**
@@ -89,6 +91,7 @@ export type ContractGroups = {
   branding: typeof brandingContract;
   domains: typeof domainsContract;
   payments: typeof paymentsContract;
+  commerce: typeof commerceContract;
 };
 
 /** The whole API. */

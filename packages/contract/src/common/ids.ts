@@ -47,6 +47,9 @@ export const ID_PREFIXES = {
   content_approval: 'apr',
   // Whitelabel
   domain: 'dom',
+  // Commerce
+  product: 'prd',
+  product_variant: 'var',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

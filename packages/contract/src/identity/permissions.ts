@@ -33,6 +33,8 @@ export const PERMISSIONS = [
   'payments:read',
   'payments:write',
   'streams:read',
+  'commerce:read',
+  'commerce:write',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -52,10 +54,10 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write'],
-  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read'],
-  finance: ['organizations:read', 'events:read'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write', 'commerce:read', 'commerce:write'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write', 'commerce:read', 'commerce:write'],
+  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'commerce:read', 'commerce:write'],
+  finance: ['organizations:read', 'events:read', 'commerce:read'],
   checkin: ['organizations:read', 'events:read', 'events:checkin'],
-  viewer: ['organizations:read', 'events:read'],
+  viewer: ['organizations:read', 'events:read', 'commerce:read'],
 };

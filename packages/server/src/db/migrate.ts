@@ -37,6 +37,7 @@ import * as requestLogs from './migrations/2026_12_02_80_request_logs';
 import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
+import * as commerce from './migrations/2026_12_03_50_commerce';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_10_payment_inbound': paymentInbound,
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
+  '2026_12_03_50_commerce': commerce,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

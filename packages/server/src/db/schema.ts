@@ -20,6 +20,7 @@ import type { MessagingTables } from './messaging.schema';
 import type { CreatorsTables } from './creators.schema';
 import type { WhitelabelTables } from './whitelabel.schema';
 import type { PaymentsTables } from './payments.schema';
+import type { CommerceTables } from './commerce.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -191,7 +192,7 @@ export interface RequestLogsTable {
   created_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables, CommerceTables {
   tenants: TenantsTable;
   request_logs: RequestLogsTable;
   api_keys: ApiKeysTable;

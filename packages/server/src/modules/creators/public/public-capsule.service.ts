@@ -11,6 +11,7 @@ import * as follows from './follows.repository';
 import { serializePublicContents } from './public-contents.service';
 import { countPublishedByType, latestPublished } from './public-contents.repository';
 import { upcomingLiveEvents } from './upcoming-live';
+import { capsuleMerchOf } from './capsule-merch';
 
 const FEATURED_DROPS = 6;
 
@@ -28,7 +29,7 @@ export async function publicCapsuleOf(ctx: AppContext, scope: Scope, handle: str
 /** The whole public capsule; every count is read from rows (followers, published content, upcoming events). */
 export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: string, viewer: string | null, domain?: ServedDomain): Promise<PublicCapsule> {
   const { org, profile } = await publicCapsuleOf(ctx, scope, handle, domain);
-  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase] = await Promise.all([
+  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase, merch] = await Promise.all([
     follows.countFollowers(ctx.db, scope, org.id),
     countPublishedByType(ctx.db, scope, org.id),
     latestPublished(ctx.db, scope, org.id, 'drop', FEATURED_DROPS),
@@ -37,6 +38,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
     viewer ? follows.followedAt(ctx.db, scope, org.id, viewer) : undefined,
     brandOf(ctx, scope, org.id),
     linkBaseOf(ctx, scope, org.id, 'capsule', domain),
+    capsuleMerchOf(ctx, scope, org.id),
   ]);
   const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops), serializePublicContents(ctx, scope, posts)]);
   return {
@@ -60,17 +62,16 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       videos_count: counts.video,
       live_count: upcoming.length,
       posts_count: counts.post,
-      // No merch product exists yet, so there is none to count.
-      merch_count: 0,
+      merch_count: merch.count,
     },
     branding,
     viewer_state: { is_following: followed !== undefined, is_subscribed: false, subscription_plan_id: null, joined_at: null },
-    featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: null },
+    featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: merch.featured },
     links: capsuleLinks(profile.links),
     availability: {
       has_public_drops: counts.drop > 0,
       has_public_posts: counts.post > 0,
-      has_merch: false,
+      has_merch: merch.count > 0,
       external_storefront_url: profile.external_storefront_url,
       join_enabled: profile.join_enabled,
       subscription_enabled: profile.subscription_enabled,

@@ -1,0 +1,14 @@
+import type { ModuleDefinition } from '../../core/modules/module-definition';
+import { registerCapsuleMerch } from '../creators';
+import { commerceRouter } from './commerce.router';
+import { capsuleMerch } from './public/public-products.service';
+
+/**
+ * Commerce: an organization's products and variants with their stock, its commerce settings, the public product
+ * reads and the capsule's merch. Product orders are ticketing's orders of kind `product`.
+ */
+export const commerceModule: ModuleDefinition = {
+  name: 'commerce',
+  setup: (ctx) => registerCapsuleMerch(ctx, capsuleMerch),
+  routers: (ctx) => ({ commerce: commerceRouter(ctx) }),
+};
