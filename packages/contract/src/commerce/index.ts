@@ -3,6 +3,7 @@ import { commerceProductsContract, commerceSettingsContract, publicProductsContr
 
 export * from './products.schemas';
 export * from './products.contract';
+export * from './orders.schemas';
 
 const c = initContract();
 

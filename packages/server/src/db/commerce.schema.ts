@@ -63,12 +63,50 @@ export interface CommerceSettingsTable {
   updated_at: Timestamp;
 }
 
+export type FulfillmentStatus = 'unfulfilled' | 'fulfilled' | 'shipped' | 'delivered' | 'returned';
+
+export interface ShippingAddressColumn {
+  name: string;
+  phone: string;
+  line1: string;
+  line2: string | null;
+  city: string;
+  region: string | null;
+  postal_code: string | null;
+  country: string;
+  instructions: string | null;
+}
+
+/** Commerce's part of a product order: its stock's state, shipping and fulfilment. */
+export interface ProductOrdersTable {
+  order_id: string;
+  tenant_id: string;
+  livemode: boolean;
+  organization_id: string;
+  stock_state: Generated<'held' | 'sold' | 'released'>;
+  shipping_method: 'delivery' | 'pickup' | null;
+  shipping_address: NullableJson<ShippingAddressColumn>;
+  fulfillment_status: Generated<FulfillmentStatus>;
+  carrier: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  note: string | null;
+  fulfilled_at: Date | null;
+  shipped_at: Date | null;
+  delivered_at: Date | null;
+  returned_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface CommerceTables {
   products: ProductsTable;
   product_variants: ProductVariantsTable;
   commerce_settings: CommerceSettingsTable;
+  product_orders: ProductOrdersTable;
 }
 
 export type ProductRow = Selectable<ProductsTable>;
 export type VariantRow = Selectable<ProductVariantsTable>;
 export type CommerceSettingsRow = Selectable<CommerceSettingsTable>;
+export type ProductOrderRow = Selectable<ProductOrdersTable>;

@@ -38,6 +38,7 @@ import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
 import * as commerce from './migrations/2026_12_03_50_commerce';
+import * as productOrders from './migrations/2026_12_03_51_product_orders';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
   '2026_12_03_50_commerce': commerce,
+  '2026_12_03_51_product_orders': productOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,3 +88,13 @@ export async function takenSkus(db: Executor, scope: Scope, skus: readonly strin
   if (exceptVariant) q = q.where('id', '<>', exceptVariant);
   return new Set((await q.execute()).map((r) => r.sku));
 }
+
+export async function findVariants(db: Executor, scope: Scope, ids: readonly string[]): Promise<VariantRow[]> {
+  if (ids.length === 0) return [];
+  return scoped(db, scope).selectFrom('product_variants').selectAll().where('id', 'in', [...ids]).execute();
+}
+
+export async function findProducts(db: Executor, scope: Scope, ids: readonly string[]): Promise<ProductRow[]> {
+  if (ids.length === 0) return [];
+  return scoped(db, scope).selectFrom('products').selectAll().where('id', 'in', [...ids]).execute();
+}

@@ -150,3 +150,10 @@ export async function productVariantsChanged(trx: Transaction<DB>, scope: Scope,
   const row = await getProductRow(trx, scope, productId);
   return emitProductEvent(trx, scope, 'commerce.product.updated', await productOf(trx, scope, row));
 }
+
+/** Variants by id with their products, for an order being made (read in the caller's executor). */
+export async function productsAndVariants(db: Executor, scope: Scope, variantIds: readonly string[]) {
+  const variantRows = variantIds.length > 0 ? await repo.findVariants(db, scope, variantIds) : [];
+  const productRows = await repo.findProducts(db, scope, [...new Set(variantRows.map((v) => v.product_id))]);
+  return { variants: new Map(variantRows.map((v) => [v.id, v])), products: new Map(productRows.map((p) => [p.id, p])) };
+}
