@@ -13,6 +13,7 @@ import { publicEventPage, signedInRead } from './ticketing-reads';
 import type { Scenario } from './types';
 import { viewers10k } from './viewers';
 import { webhookFanOut } from './webhooks';
+import { merchRush } from './commerce';
 
 export type { Context, Scenario } from './types';
 
@@ -26,6 +27,7 @@ export const SCENARIOS: Scenario[] = [
   listLiveStreams,
   ticketRush,
   paymentConfirmations,
+  merchRush,
   publicEventPage,
   signedInRead,
   doorScans,
