@@ -84,6 +84,8 @@ export interface ProductOrdersTable {
   livemode: boolean;
   organization_id: string;
   stock_state: Generated<'held' | 'sold' | 'released'>;
+  /** Units per variant, summed: what the order holds, sells and gives back. */
+  lines: Json<{ variant: string; quantity: number }[]>;
   shipping_method: 'delivery' | 'pickup' | null;
   shipping_address: NullableJson<ShippingAddressColumn>;
   fulfillment_status: Generated<FulfillmentStatus>;

@@ -45,3 +45,21 @@ describe('the stock service', () => {
     expect(await variantRow(t, limited!.id)).toMatchObject({ stock: 45, reserved: 45, sold: 5 });
   });
 });
+
+describe('the nightly check of reserved units', () => {
+  it('sets each variant\'s reserved to what its pending orders hold, and leaves the right ones alone', async () => {
+    const { recomputeReserved } = await import('../../src/modules/commerce/stock/recompute-reserved.job');
+    const tenant = await t.tenant('Drift');
+    const org = await creatorOrg(t, tenant, 'drift_band');
+    const made = await product(t, tenant, org.id, { variants: [{ name: 'One', sku: 'DRIFT-1', price: 100, stock: 20 }, { name: 'Two', sku: 'DRIFT-2', price: 100, stock: 20 }] });
+    const [one, two] = made.variants as { id: string }[];
+    // No order holds anything, yet one variant claims 7 units held: drift.
+    await t.ctx.db.updateTable('product_variants').set({ reserved: 7 }).where('id', '=', one!.id).execute();
+    const warnings: unknown[] = [];
+    await recomputeReserved({ db: t.ctx.db, log: { warn: (o: unknown) => warnings.push(o) } as never });
+    expect(warnings).toContainEqual({ variant: one!.id, reserved: 7, held: 0 });
+    expect(warnings).not.toContainEqual(expect.objectContaining({ variant: two!.id }));
+    expect(await variantRow(t, one!.id)).toMatchObject({ reserved: 0 });
+    expect(await variantRow(t, two!.id)).toMatchObject({ reserved: 0 });
+  });
+});

@@ -2,6 +2,7 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { registerCapsuleMerch } from '../creators';
 import { commerceRouter } from './commerce.router';
 import { capsuleMerch } from './public/public-products.service';
+import { recomputeReservedJob } from './stock/recompute-reserved.job';
 
 /**
  * Commerce: an organization's products and variants with their stock, its commerce settings, the public product
@@ -11,4 +12,5 @@ export const commerceModule: ModuleDefinition = {
   name: 'commerce',
   setup: (ctx) => registerCapsuleMerch(ctx, capsuleMerch),
   routers: (ctx) => ({ commerce: commerceRouter(ctx) }),
+  jobs: (ctx) => [recomputeReservedJob(ctx)],
 };
