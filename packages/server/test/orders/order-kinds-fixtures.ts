@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { beforeAll } from 'vitest';
 import { newId } from '../../src/core/ids';
 import { createOrder, registerOrderKind, type CreateOrderInput, type OrderKindHandler, type OrderRow } from '../../src/modules/ticketing';
 import type { TestServer } from '../harness';
@@ -9,7 +10,7 @@ export type HookCall = [string, string, unknown];
 
 /**
  * Stand-ins for the commerce and fanbases modules: each hook is recorded; `refuseLate` makes `lateTakeBack`
- * answer that reason for the orders named; `failPaid` makes `paid` throw for them.
+ * answer that reason for the orders named; `failPaid` makes `paid` throw for them. Call it after `useTestServer`.
  */
 export function testKinds() {
   const calls: HookCall[] = [];
@@ -33,8 +34,11 @@ export function testKinds() {
     },
     serialize: async (_db, _scope, orders: readonly OrderRow[]) => new Map(orders.map((o) => [o.id, { metadata: { ...o.metadata, seen_by: kind } }])),
   });
-  registerOrderKind(handler('product'));
-  registerOrderKind(handler('subscription'));
+  // After the file's test server is made: setting it up registers the real modules' handlers (commerce's).
+  beforeAll(() => {
+    registerOrderKind(handler('product'));
+    registerOrderKind(handler('subscription'));
+  });
   return { calls, refuseLate, failPaid, of: (orderId: string) => calls.filter((c) => c[1] === orderId).map(([hook, , detail]) => [hook, detail]) };
 }
 
