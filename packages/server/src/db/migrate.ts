@@ -81,9 +81,9 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_10_payment_inbound': paymentInbound,
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
   '2026_12_03_30_order_kinds': orderKinds,
-  '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
   '2026_12_03_50_commerce': commerce,
   '2026_12_03_51_product_orders': productOrders,
+  '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

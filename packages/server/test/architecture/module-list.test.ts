@@ -27,6 +27,7 @@ const SERVED: Record<string, object> = {
   creators: { creators: 1 },
   whitelabel: { branding: 1, domains: 1 },
   payments: { payments: 1 },
+  commerce: { commerce: 1 },
 };
 
 describe('The module list', () => {
