@@ -17,6 +17,7 @@ const ALLOWED = {
   creators: ['identity', 'streams', 'ticketing'],
   whitelabel: ['identity'],
   fanbases: ['access', 'creators', 'identity', 'messaging', 'payments', 'ticketing'],
+  commerce: ['access', 'creators', 'identity', 'messaging', 'payments', 'streams', 'ticketing'],
 };
 
 /**

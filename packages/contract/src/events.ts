@@ -9,6 +9,7 @@ import { domainEvents } from './events/platform-domains.events';
 import { paymentsEvents } from './events/payments.events';
 import { orderKindEvents } from './events/orders.events';
 import { fanbasesEvents } from './events/fanbases.events';
+import { commerceEvents } from './events/commerce.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -24,6 +25,7 @@ export const EVENT_DEFINITIONS = {
   ...paymentsEvents,
   ...orderKindEvents,
   ...fanbasesEvents,
+  ...commerceEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

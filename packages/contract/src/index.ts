@@ -30,4 +30,5 @@ export * from './ticketing/attendees.contract';
 export * from './ticketing/checkins.contract';
 export * from './whitelabel';
 export * from './fanbases';
+export * from './commerce';
 export * from './router';

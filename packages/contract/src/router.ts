@@ -24,6 +24,7 @@ import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
 import { fanbasesContract, fanbasesPublicContract, subscriptionsContract } from './fanbases';
+import { commerceContract } from './commerce';
 
 const c = initContract();
 
@@ -59,6 +60,7 @@ const groups = {
   fanbases: fanbasesContract,
   fanbasesPublic: fanbasesPublicContract,
   subscriptions: subscriptionsContract,
+  commerce: commerceContract,
 };
 
 /**
@@ -96,6 +98,7 @@ export type ContractGroups = {
   fanbases: typeof fanbasesContract;
   fanbasesPublic: typeof fanbasesPublicContract;
   subscriptions: typeof subscriptionsContract;
+  commerce: typeof commerceContract;
 };
 
 /** The whole API. */

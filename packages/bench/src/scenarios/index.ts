@@ -14,6 +14,7 @@ import { publicEventPage, signedInRead } from './ticketing-reads';
 import type { Scenario } from './types';
 import { viewers10k } from './viewers';
 import { webhookFanOut } from './webhooks';
+import { merchRush } from './commerce';
 
 export type { Context, Scenario } from './types';
 
@@ -28,6 +29,7 @@ export const SCENARIOS: Scenario[] = [
   ticketRush,
   paymentConfirmations,
   mpesaCallback,
+  merchRush,
   publicEventPage,
   signedInRead,
   doorScans,

@@ -124,6 +124,9 @@ export const ERROR_CATALOGUE = {
   upload_url_used: def('invalid_request_error', 409, 'The one-time upload URL already took its file; create a new upload.'),
   upload_origin_not_allowed: def('permission_error', 403, 'The request\'s `Origin` is not the upload\'s `cors_origin`.'),
   event_has_no_ticket_types: def('invalid_request_error', 409, 'An event needs at least one ticket type before it is published.'),
+  product_unavailable: def('invalid_request_error', 422, 'A line item\'s product or variant cannot be ordered; `param` names the item, `details.reason` is `not_published`, `inactive`, `other_organization`, `currency_mismatch` or `quantity_over_limit`.'),
+  out_of_stock: def('invalid_request_error', 409, 'Not enough stock for a line item; `details.variants` lists the variants short (ids only).'),
+  sku_taken: def('invalid_request_error', 409, 'Another variant of this environment uses this SKU (compared without case).'),
   coupon_code_taken: def('invalid_request_error', 409, 'Another coupon of this event already uses this `code` (compared without case).'),
   // Fanbases
   fanbase_exists: def('invalid_request_error', 409, 'The organization already has a fanbase.'),

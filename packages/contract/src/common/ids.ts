@@ -54,6 +54,9 @@ export const ID_PREFIXES = {
   membership_tier: 'mtr',
   membership: 'fmb',
   subscription: 'sub',
+  // Commerce
+  product: 'prd',
+  product_variant: 'var',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

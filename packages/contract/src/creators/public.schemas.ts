@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PublicContentSchema } from './contents.schemas';
 import { EffectiveBrandingSchema } from '../whitelabel/branding.schemas';
+import { PublicProductSchema } from '../commerce/products.schemas';
 
 /** A public ticketed event as ticketing's public reads answer it (that module owns its fields). */
 export const PublicEventRefSchema = z.looseObject({ id: z.string() }).meta({ id: 'PublicEventRef' });
@@ -44,7 +45,7 @@ export const PublicCapsuleSchema = z
       drops: z.array(PublicContentSchema),
       latest_post: PublicContentSchema.nullable(),
       upcoming_live: z.array(PublicEventRefSchema),
-      merch: z.null(),
+      merch: z.array(PublicProductSchema).nullable().describe('Up to 6 published products of the organization, newest published first; `null` when it has none.'),
     }),
     links: z.array(CapsuleLinkSchema),
     availability: z.object({

@@ -19,6 +19,7 @@ export const TAGS = {
   Whitelabel: 'The tenant\'s and organizations\' branding, and the custom domains their pages are served on.',
   'Request log': 'Every API request made with the tenant\'s keys or its staff\'s tokens, with its status, latency and error.',
   'Provider callbacks': 'Routes that video, messaging and payment providers call, outside the JSON contract: each verifies its provider\'s signature or secret over the raw body.',
+  Commerce: 'Products and variants with their stock, organizations\' commerce settings, and public product reads.',
   Documentation: 'This document and the pages that show it.',
   Fanbases: 'An organization\'s fanbase, its membership tiers, members, subscriptions, and the fans\' own routes.',
   Internal: 'Callbacks of the server\'s own media network (nginx-rtmp). They take a secret only that process knows and answer `404` to anyone else.',
@@ -59,6 +60,7 @@ const BY_GROUP: Record<string, Tag> = {
   fanbases: 'Fanbases',
   fanbasesPublic: 'Fanbases',
   subscriptions: 'Fanbases',
+  commerce: 'Commerce',
 };
 
 /**

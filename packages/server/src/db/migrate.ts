@@ -40,6 +40,8 @@ import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_ret
 import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 import * as fanbases from './migrations/2026_12_03_40_fanbases';
 import * as subscriptionCheckout from './migrations/2026_12_03_41_subscription_checkout';
+import * as commerce from './migrations/2026_12_03_50_commerce';
+import * as productOrders from './migrations/2026_12_03_51_product_orders';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -83,6 +85,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_30_order_kinds': orderKinds,
   '2026_12_03_40_fanbases': fanbases,
   '2026_12_03_41_subscription_checkout': subscriptionCheckout,
+  '2026_12_03_50_commerce': commerce,
+  '2026_12_03_51_product_orders': productOrders,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };
 

@@ -21,6 +21,7 @@ import type { CreatorsTables } from './creators.schema';
 import type { WhitelabelTables } from './whitelabel.schema';
 import type { PaymentsTables } from './payments.schema';
 import type { FanbasesTables } from './fanbases.schema';
+import type { CommerceTables } from './commerce.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -192,7 +193,7 @@ export interface RequestLogsTable {
   created_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables, FanbasesTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables, FanbasesTables, CommerceTables {
   tenants: TenantsTable;
   request_logs: RequestLogsTable;
   api_keys: ApiKeysTable;

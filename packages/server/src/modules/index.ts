@@ -10,6 +10,7 @@ import { creatorsModule } from './creators';
 import { paymentsModule } from './payments';
 import { whitelabelModule } from './whitelabel';
 import { fanbasesModule } from './fanbases';
+import { commerceModule } from './commerce';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
@@ -27,4 +28,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   creatorsModule,
   whitelabelModule,
   fanbasesModule,
+  commerceModule,
 ];

@@ -28,6 +28,7 @@ const SERVED: Record<string, object> = {
   whitelabel: { branding: 1, domains: 1 },
   payments: { payments: 1 },
   fanbases: { fanbases: 1, fanbasesPublic: 1, subscriptions: 1 },
+  commerce: { commerce: 1 },
 };
 
 describe('The module list', () => {

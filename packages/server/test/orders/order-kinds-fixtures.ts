@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { beforeAll } from 'vitest';
 import { newId } from '../../src/core/ids';
 import { createOrder, registerOrderKind, type CreateOrderInput, type OrderKindHandler, type OrderRow } from '../../src/modules/ticketing';
 import type { TestServer } from '../harness';
@@ -9,7 +10,7 @@ export type HookCall = [string, string, unknown];
 
 /**
  * Stand-ins for the commerce and fanbases modules: each hook is recorded; `refuseLate` makes `lateTakeBack`
- * answer that reason for the orders named; `failPaid` makes `paid` throw for them.
+ * answer that reason for the orders named; `failPaid` makes `paid` throw for them. Call it after `useTestServer`.
  */
 export function testKinds() {
   const calls: HookCall[] = [];
@@ -38,7 +39,9 @@ export function testKinds() {
     registerOrderKind(handler('subscription'));
   };
   register();
-  // A module that owns a kind (fanbases) registers it when the server is set up: `register` again after that.
+  // After the file's test server is made: setting it up registers the real modules' handlers (commerce's,
+  // fanbases'), so the stand-ins register again then.
+  beforeAll(register);
   return { calls, refuseLate, failPaid, register, of: (orderId: string) => calls.filter((c) => c[1] === orderId).map(([hook, , detail]) => [hook, detail]) };
 }
 

@@ -54,6 +54,17 @@ beforeAll(async () => {
   made['/v1/public/fanbases'] = { id: fanbase.id };
   const events = expectStatus(await t.http().get('/v1/events').set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
   made['/v1/events'] = { id: events[0]!.id };
+  const shop = await post('/v1/organizations', { name: 'Shop', handle: 'shop_1', kind: 'brand' });
+  const product = await post('/v1/commerce/products', {
+    organization: shop.id,
+    kind: 'physical',
+    name: 'Tee',
+    status: 'published',
+    external_id: 'ext-1',
+    variants: [{ name: 'M', sku: 'ISO-TEE-M', price: 100 }],
+  });
+  made['/v1/commerce/products'] = { id: product.id, external_id: 'ext-1' };
+  made['/v1/public/products'] = { id: product.id };
 });
 
 /** Reads of one object whose object these tests make; the others are covered beside their resources. */

@@ -23,6 +23,7 @@ export {
   grantEntitlementsInTransaction,
   revokeEntitlementInTransaction,
   revokeEntitlementsBySource,
+  revokeEntitlementsBySourceFor,
   type TransactionalGrant,
 } from './entitlements/transactional-grants';
 // Fanbases keeps the entitlements of memberships and subscriptions in step with them, in its own transactions.

@@ -2,6 +2,9 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { creatorsRouter } from './creators.router';
 import { mountCapsulePage } from './public/capsule-page';
 
+// Commerce fills the capsule's merch (it depends on creators, not the reverse).
+export { registerCapsuleMerch, type CapsuleMerch } from './public/capsule-merch';
+
 /**
  * Creators: the capsule (a creator organization's public profile) and its readiness, creator content with its
  * review by tenant staff, the public capsule and content reads, and following. Organizations and members come

@@ -12,6 +12,7 @@ import { serializePublicContents } from './public-contents.service';
 import { countPublishedByType, latestPublished } from './public-contents.repository';
 import { upcomingLiveEvents } from './upcoming-live';
 import { capsuleFanbaseOf, type CapsuleFanbaseState } from './capsule-fanbase';
+import { capsuleMerchOf } from './capsule-merch';
 
 const FEATURED_DROPS = 6;
 const NO_FANBASE: CapsuleFanbaseState = { fanbase: null, active: false, hasPublishedPaidTier: false, paymentsServe: false, joinedAt: null, subscribedTier: null };
@@ -31,7 +32,7 @@ export async function publicCapsuleOf(ctx: AppContext, scope: Scope, handle: str
 export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: string, viewer: string | null, domain?: ServedDomain): Promise<PublicCapsule> {
   const { org, profile } = await publicCapsuleOf(ctx, scope, handle, domain);
   const source = capsuleFanbaseOf(ctx);
-  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase, fan] = await Promise.all([
+  const [audience, counts, drops, posts, upcoming, followed, branding, linkBase, fan, merch] = await Promise.all([
     source ? follows.countAudience(ctx.db, scope, org.id, source.memberCustomers(ctx.db, scope, org.id)) : follows.countFollowers(ctx.db, scope, org.id),
     countPublishedByType(ctx.db, scope, org.id),
     latestPublished(ctx.db, scope, org.id, 'drop', FEATURED_DROPS),
@@ -41,6 +42,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
     brandOf(ctx, scope, org.id),
     linkBaseOf(ctx, scope, org.id, 'capsule', domain),
     source ? source.stateOf(ctx, scope, org.id, viewer) : Promise.resolve(NO_FANBASE),
+    capsuleMerchOf(ctx, scope, org.id),
   ]);
   const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops), serializePublicContents(ctx, scope, posts)]);
   return {
@@ -65,8 +67,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       videos_count: counts.video,
       live_count: upcoming.length,
       posts_count: counts.post,
-      // No merch product exists yet, so there is none to count.
-      merch_count: 0,
+      merch_count: merch.count,
     },
     branding,
     viewer_state: {
@@ -75,12 +76,12 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
       subscription_plan_id: fan.subscribedTier,
       joined_at: fan.joinedAt ? new Date(fan.joinedAt).toISOString() : null,
     },
-    featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: null },
+    featured: { drops: featuredDrops, latest_post: latestPost[0] ?? null, upcoming_live: upcoming, merch: merch.featured },
     links: capsuleLinks(profile.links),
     availability: {
       has_public_drops: counts.drop > 0,
       has_public_posts: counts.post > 0,
-      has_merch: false,
+      has_merch: merch.count > 0,
       external_storefront_url: profile.external_storefront_url,
       join_enabled: profile.join_enabled && fan.active,
       subscription_enabled: profile.subscription_enabled && fan.active && fan.hasPublishedPaidTier && fan.paymentsServe,

@@ -1,0 +1,113 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../../db/schema';
+import { ApiError } from '../../../core/errors';
+import type { Scope } from '../../../core/scope';
+
+/** Units of one variant an order holds, sells or returns. */
+export interface StockLine {
+  variant: string;
+  quantity: number;
+}
+
+/** Repeats summed per variant, in id order: the order every writer locks variants in, so none waits in a circle. */
+export function perVariant(lines: readonly StockLine[]): StockLine[] {
+  const sums = new Map<string, number>();
+  for (const l of lines) if (l.quantity > 0) sums.set(l.variant, (sums.get(l.variant) ?? 0) + l.quantity);
+  return [...sums.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([variant, quantity]) => ({ variant, quantity }));
+}
+
+/** `(id, n)` rows for a `from (values …)` join. */
+const valuesOf = (lines: readonly StockLine[]) => sql.join(lines.map((l) => sql`(${l.variant}::text, ${l.quantity}::int)`));
+
+async function lockVariants(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]) {
+  await trx
+    .selectFrom('product_variants')
+    .select('id')
+    .where('tenant_id', '=', scope.tenantId)
+    .where('livemode', '=', scope.livemode)
+    .where('id', 'in', lines.map((l) => l.variant))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * Holds stock for a new order, inside its creating transaction: the variants are locked in id order and each
+ * takes `reserved + n` only where `stock` is unlimited or `stock − reserved ≥ n`. One miss throws
+ * `409 out_of_stock` naming the variants short (never a quantity), and the caller's transaction rolls back.
+ */
+export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {
+  const wanted = perVariant(lines);
+  if (wanted.length === 0) return;
+  // One variant needs no lock of its own: the update takes it. Several are locked in id order first.
+  if (wanted.length > 1) await lockVariants(trx, scope, wanted);
+  const { rows } = await sql<{ id: string }>`
+    update product_variants v set reserved = v.reserved + x.n
+    from (values ${valuesOf(wanted)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}
+      and (v.stock is null or v.stock - v.reserved >= x.n)
+    returning v.id`.execute(trx);
+  if (rows.length === wanted.length) return;
+  const took = new Set(rows.map((r) => r.id));
+  throw outOfStock(wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant));
+}
+
+export const outOfStock = (variants: readonly string[]) =>
+  ApiError.of('out_of_stock', { message: 'Not enough stock is left for this order.', param: 'line_items', details: { variants: [...variants] } });
+
+/** Gives back what a pending order held (it expired or was cancelled). */
+export async function releaseStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {
+  const held = perVariant(lines);
+  if (held.length === 0) return;
+  await lockVariants(trx, scope, held);
+  await sql`
+    update product_variants v set reserved = greatest(v.reserved - x.n, 0)
+    from (values ${valuesOf(held)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}`.execute(trx);
+}
+
+/** Payment turns a held reservation into a sale: `stock −= n`, `reserved −= n`, `sold += n`. */
+export async function sellReservedStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {
+  const held = perVariant(lines);
+  if (held.length === 0) return;
+  await lockVariants(trx, scope, held);
+  await sql`
+    update product_variants v set
+      stock = case when v.stock is null then null else v.stock - x.n end,
+      reserved = greatest(v.reserved - x.n, 0),
+      sold = v.sold + x.n
+    from (values ${valuesOf(held)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}`.execute(trx);
+}
+
+/**
+ * A payment confirmed after its order gave its reservation back (a late payment): the units are sold again
+ * only if every line is still free. Answers whether they were.
+ */
+export async function sellFreeStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<boolean> {
+  const wanted = perVariant(lines);
+  if (wanted.length === 0) return true;
+  await lockVariants(trx, scope, wanted);
+  const { rows } = await sql<{ id: string }>`
+    select v.id from product_variants v join (values ${valuesOf(wanted)}) as x(id, n) on v.id = x.id
+    where v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode} and (v.stock is null or v.stock - v.reserved >= x.n)`.execute(trx);
+  if (rows.length !== wanted.length) return false;
+  await sql`
+    update product_variants v set stock = case when v.stock is null then null else v.stock - x.n end, sold = v.sold + x.n
+    from (values ${valuesOf(wanted)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}`.execute(trx);
+  return true;
+}
+
+/** Refunded units go back on the shelf (`stock += n`, `sold −= n`); without restock they stay sold. */
+export async function restockSold(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {
+  const back = perVariant(lines);
+  if (back.length === 0) return;
+  await lockVariants(trx, scope, back);
+  await sql`
+    update product_variants v set
+      stock = case when v.stock is null then null else v.stock + x.n end,
+      sold = greatest(v.sold - x.n, 0)
+    from (values ${valuesOf(back)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}`.execute(trx);
+}
