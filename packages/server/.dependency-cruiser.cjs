@@ -16,6 +16,7 @@ const ALLOWED = {
   webhooks: ['ticketing'],
   creators: ['identity', 'streams', 'ticketing'],
   whitelabel: ['identity'],
+  promoters: ['identity', 'payments', 'ticketing'],
 };
 
 /**

@@ -7,6 +7,7 @@ import { messagingEvents } from './events/messaging.events';
 import { creatorsEvents } from './events/creators.events';
 import { domainEvents } from './events/platform-domains.events';
 import { paymentsEvents } from './events/payments.events';
+import { promotersEvents } from './events/promoters.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -20,6 +21,7 @@ export const EVENT_DEFINITIONS = {
   ...messagingEvents,
   ...creatorsEvents,
   ...paymentsEvents,
+  ...promotersEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

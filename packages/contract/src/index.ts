@@ -29,4 +29,5 @@ export * from './ticketing/tickets.contract';
 export * from './ticketing/attendees.contract';
 export * from './ticketing/checkins.contract';
 export * from './whitelabel';
+export * from './promoters';
 export * from './router';

@@ -23,6 +23,7 @@ import { checkinsContract } from './ticketing/checkins.contract';
 import { creatorsContract } from './creators';
 import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
+import { commissionsContract, promoterViewContract, promotersContract } from './promoters';
 
 const c = initContract();
 
@@ -55,6 +56,9 @@ const groups = {
   branding: brandingContract,
   domains: domainsContract,
   payments: paymentsContract,
+  promoters: promotersContract,
+  commissions: commissionsContract,
+  promoterView: promoterViewContract,
 };
 
 /**
@@ -89,6 +93,9 @@ export type ContractGroups = {
   branding: typeof brandingContract;
   domains: typeof domainsContract;
   payments: typeof paymentsContract;
+  promoters: typeof promotersContract;
+  commissions: typeof commissionsContract;
+  promoterView: typeof promoterViewContract;
 };
 
 /** The whole API. */

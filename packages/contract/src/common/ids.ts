@@ -47,6 +47,12 @@ export const ID_PREFIXES = {
   content_approval: 'apr',
   // Whitelabel
   domain: 'dom',
+  // Promoters
+  promoter: 'prm',
+  promoter_assignment: 'pra',
+  tracking_code: 'trk',
+  commission: 'com',
+  payout: 'po',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

@@ -36,6 +36,7 @@ import * as retentionIndexes from './migrations/2026_12_02_60_retention_indexes'
 import * as requestLogs from './migrations/2026_12_02_80_request_logs';
 import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
+import * as promoters from './migrations/2026_12_03_60_promoters';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
 
 /** Ordered by name; a migration never changes after it lands. */
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_80_request_logs': requestLogs,
   '2026_12_03_10_payment_inbound': paymentInbound,
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
+  '2026_12_03_60_promoters': promoters,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };
 

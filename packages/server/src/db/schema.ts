@@ -19,6 +19,7 @@ import type { TicketingTables } from './ticketing.schema';
 import type { MessagingTables } from './messaging.schema';
 import type { CreatorsTables } from './creators.schema';
 import type { WhitelabelTables } from './whitelabel.schema';
+import type { PromotersTables } from './promoters.schema';
 import type { PaymentsTables } from './payments.schema';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -191,7 +192,7 @@ export interface RequestLogsTable {
   created_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables, PromotersTables {
   tenants: TenantsTable;
   request_logs: RequestLogsTable;
   api_keys: ApiKeysTable;

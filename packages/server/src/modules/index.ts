@@ -9,6 +9,7 @@ import { messagingModule } from './messaging';
 import { creatorsModule } from './creators';
 import { paymentsModule } from './payments';
 import { whitelabelModule } from './whitelabel';
+import { promotersModule } from './promoters';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
@@ -25,4 +26,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   messagingModule,
   creatorsModule,
   whitelabelModule,
+  promotersModule,
 ];

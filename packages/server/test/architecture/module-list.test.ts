@@ -27,6 +27,7 @@ const SERVED: Record<string, object> = {
   creators: { creators: 1 },
   whitelabel: { branding: 1, domains: 1 },
   payments: { payments: 1 },
+  promoters: { promoters: 1, commissions: 1, promoterView: 1 },
 };
 
 describe('The module list', () => {

@@ -3,6 +3,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import type { RefundRow } from '../../payments';
 import { countRefund } from '../analytics/rollups';
+import { orderRefunded } from '../orders/order-listeners';
 import type { OrderRow } from '../payments/order-port';
 
 /**
@@ -21,6 +22,9 @@ export async function settleOrderRefund(trx: Transaction<DB>, scope: Scope, orde
     .where('id', '=', order.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (succeeded) await countRefund(trx, moved, refund.amount, refund.created_at);
+  if (succeeded) {
+    await countRefund(trx, moved, refund.amount, refund.created_at);
+    await orderRefunded(trx, scope, moved);
+  }
   return moved;
 }
