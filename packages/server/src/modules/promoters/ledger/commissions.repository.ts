@@ -1,5 +1,5 @@
 import type { CursorPageQuery } from '@svc/contract';
-import type { Insertable, Transaction } from 'kysely';
+import { sql, type Insertable, type Transaction } from 'kysely';
 import { isIdOf } from '../../../core/ids';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
@@ -16,11 +16,14 @@ export async function findCommission(db: Executor, scope: Scope, id: string): Pr
 export const lockEntriesOfOrder = (trx: Transaction<DB>, scope: Scope, orderId: string) =>
   scoped(trx, scope).selectFrom('commissions').selectAll().where('order_id', '=', orderId).orderBy('id').forUpdate().execute();
 
+// The partial index's predicate as a literal: a bound parameter cannot prove it under a generic plan.
+const ONE_COMMISSION = sql<boolean>`type = 'commission'`;
+
 /** Inserts an entry; a second commission entry for one order (a repeated confirmation) answers `undefined`. */
 export const insertCommission = (db: Executor, scope: Scope, values: Omit<Insertable<CommissionsTable>, 'tenant_id' | 'livemode'>) =>
   scoped(db, scope)
     .insertInto('commissions', values)
-    .onConflict((oc) => oc.column('order_id').where('type', '=', 'commission').doNothing())
+    .onConflict((oc) => oc.column('order_id').where(ONE_COMMISSION).doNothing())
     .returningAll()
     .executeTakeFirst();
 
