@@ -3,7 +3,7 @@ import { approveDueCommissions } from '../../src/modules/promoters/ledger/approv
 import { bearer, useTestServer } from '../harness';
 import { signInByEmail } from '../identity/identity-fixtures';
 import { expectError, expectStatus } from '../kit/expect';
-import { seedEvent } from '../ticketing/booking-fixtures';
+import { bookingBody, bookOk, pk, seedEvent } from '../ticketing/booking-fixtures';
 import { assign, commissionsOf, createPromoter, paidOrder, payout, refund, sk, trackingCode, uniqueEmail, type Tenant } from './promoters-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
@@ -103,6 +103,33 @@ describe('attribution at booking', () => {
     const stranger = await t.tenant('Stranger');
     const theirs = await seedEvent(t, stranger);
     expect((await paidOrder(t, stranger, theirs.event.id, theirs.ticketType.id, 1, { ref: 'IGNORED' })).attribution).toBeNull();
+  });
+
+  it('a public read with ?ref counts one click per visitor and day and answers a referral token; the booking keeps the touch', async () => {
+    const tenant = await t.tenant();
+    const { event, ticketType, promoter, tracking } = await setUp(tenant, 'CLICKS');
+    const read = (ua: string, ref = 'clicks') => t.http().get(`/v1/events/${event.slug}`).query({ ref }).set(pk(tenant)).set('user-agent', ua);
+    const first = expectStatus(await read('phone-a'), 200);
+    expect(first.data.id).toBe(event.id);
+    expect(first.referral).toMatchObject({ token: expect.any(String), expires_at: expect.any(String) });
+    expectStatus(await read('phone-a'), 200);
+    expectStatus(await read('phone-b'), 200);
+    expect(expectStatus(await read('phone-c', 'NOSUCH'), 200).referral).toBeUndefined();
+    expect(expectStatus(await t.http().get(`/v1/events/${event.slug}`).set(pk(tenant)), 200).referral).toBeUndefined();
+    const codes = expectStatus(await t.http().get(`/v1/promoters/${promoter.id}/tracking_codes`).set(sk(tenant)), 200).data;
+    expect(codes.map((c: any) => [c.id, c.clicks])).toEqual([[tracking.id, 2]]);
+
+    const order = await paidOrder(t, tenant, event.id, ticketType.id, 1, { referral: first.referral.token });
+    expect(order.attribution).toMatchObject({ promoter: promoter.id, tracking_code: tracking.id, source: 'link' });
+    // Past the attribution window the token attributes nothing.
+    expectStatus(await t.http().patch('/v1/promoters/settings').set(sk(tenant)).send({ attribution_window_days: 1 }), 200);
+    t.ctx.clock = () => new Date(Date.now() + 2 * DAY);
+    try {
+      const late = await bookOk(t, tenant, event.id, bookingBody(ticketType.id, 1, { referral: first.referral.token }));
+      expect(late.booking.attribution).toBeNull();
+    } finally {
+      t.ctx.clock = undefined;
+    }
   });
 
   it('limits an event assignment to its ticket types, and an event assignment wins over the organization\'s', async () => {

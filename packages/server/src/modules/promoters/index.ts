@@ -3,6 +3,7 @@ import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { scoped } from '../../core/scope';
 import { registerOrderListener } from '../ticketing';
 import { attributeOrder } from './attribution/attribute-order';
+import { touchReferral } from './attribution/referral-touch';
 import { commissionsRouter } from './commissions.router';
 import { approveCommissionsJob } from './ledger/approve-commissions.job';
 import { recordPaidOrder, reverseForRefund } from './ledger/commissions.service';
@@ -25,6 +26,7 @@ export const promotersModule: ModuleDefinition = {
       attribute: (db, scope, request) => attributeOrder(ctx.secrets, db, scope, request),
       paid: (trx, scope, order, items) => recordPaidOrder(trx, scope, order, items, nowOf(ctx)),
       refunded: (trx, scope, order) => reverseForRefund(trx, scope, order, nowOf(ctx)),
+      touched: (db, scope, touch) => touchReferral(ctx.secrets, db, scope, touch),
     });
   },
   routers: (ctx) => ({ promoters: promotersRouter(ctx), commissions: commissionsRouter(ctx), promoterView: promoterViewRouter(ctx) }),

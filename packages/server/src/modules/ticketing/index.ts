@@ -59,8 +59,8 @@ export const ticketingModule: ModuleDefinition = {
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
-export { listPublicEvents, showPublicEvent, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
+export { listPublicEvents, showPublicEvent, showPublicEventReferred, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
 export type { Visitor } from './public/page-views';
 // Other products learn of orders made, paid and refunded (promoters: attribution and commissions).
 export { findEventById as findTicketedEvent } from './booking/catalogue-reads';
-export { registerOrderListener, type OrderListener, type OrderItem, type AttributionRequest } from './orders/order-listeners';
+export { registerOrderListener, type OrderListener, type OrderItem, type AttributionRequest, type ReferralTouch, type Referral } from './orders/order-listeners';

@@ -38,7 +38,7 @@ export function assignmentFor(assignments: readonly AssignmentRow[], item: Order
  * The candidate promoter with its code, settings and active assignments, in one statement: by tracking code
  * (without case) or by promoter (a promoter-bound coupon).
  */
-async function loadCandidate(db: Executor, scope: Scope, by: { code: string } | { promoterId: string }): Promise<Candidate | undefined> {
+export async function loadCandidate(db: Executor, scope: Scope, by: { code: string } | { promoterId: string }): Promise<Candidate | undefined> {
   const match = 'code' in by ? sql`lower(tc.code) = lower(${by.code})` : sql`p.id = ${by.promoterId}`;
   const codeJoin = 'code' in by ? sql`join tracking_codes tc on tc.promoter_id = p.id` : sql`left join tracking_codes tc on false`;
   const { rows } = await sql<Candidate>`

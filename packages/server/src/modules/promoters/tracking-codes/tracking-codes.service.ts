@@ -77,3 +77,6 @@ export async function listTrackingCodes(ctx: AppContext, caller: OrganizerCaller
   const promoter = await getPromoterRow(ctx, caller, promoterId, 'promoters:read');
   return listTrackingCodesOf(ctx, caller.scope, [promoter.id], page);
 }
+
+/** One click per visitor, code and day (a public read with `?ref=`). */
+export const countTrackingClick = (db: Executor, codeId: string, visitor: string, day: string) => repo.countClick(db, codeId, visitor, day);

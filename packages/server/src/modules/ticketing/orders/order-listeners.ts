@@ -41,6 +41,22 @@ export interface OrderListener {
   paid(trx: Transaction<DB>, scope: Scope, order: OrderRow, items: readonly OrderItem[]): Promise<void>;
   /** In the transaction that counted a succeeded refund on an attributed order (`amount_refunded` already moved). */
   refunded(trx: Transaction<DB>, scope: Scope, order: OrderRow): Promise<void>;
+  /** A public read of an event with `?ref=CODE`: counts the click; a valid code answers the referral to keep. */
+  touched(db: Executor, scope: Scope, touch: ReferralTouch): Promise<Referral | null>;
+}
+
+export interface ReferralTouch {
+  code: string;
+  eventId: string;
+  organizationId: string;
+  /** The page view's keyed visitor hash. */
+  visitor: string;
+  now: Date;
+}
+
+export interface Referral {
+  token: string;
+  expires_at: string;
 }
 
 let listener: OrderListener | null = null;
@@ -57,6 +73,10 @@ export const ticketItemsOf = (order: Pick<OrderRow, 'event_id' | 'ticket_type_id
 export async function attributeOrder(db: Executor, scope: Scope, request: AttributionRequest): Promise<OrderAttribution | null> {
   if (!listener || (!request.ref && !request.referral && !request.couponPromoterId)) return null;
   return listener.attribute(db, scope, request);
+}
+
+export async function referralTouched(db: Executor, scope: Scope, touch: ReferralTouch): Promise<Referral | null> {
+  return listener ? listener.touched(db, scope, touch) : null;
 }
 
 export async function orderPaid(trx: Transaction<DB>, scope: Scope, order: OrderRow, items: () => Promise<readonly OrderItem[]> | readonly OrderItem[]): Promise<void> {
