@@ -28,6 +28,11 @@ export const PAYMENTS_CONFIG = {
     .string()
     .optional()
     .transform((v) => (v ?? '').split(',').map((ip) => ip.trim()).filter(Boolean)),
+  /**
+   * `refuse`: an M-Pesa callback from outside `SVC_MPESA_CALLBACK_IPS` is refused (`401`, nothing recorded)
+   * instead of only logged. Behind a proxy, `TRUST_PROXY` must name it, or every caller is the proxy.
+   */
+  SVC_MPESA_CALLBACK_IPS_MODE: z.enum(['log', 'refuse']).default('log'),
 };
 
 export const DARAJA_PRODUCTION_URL = 'https://api.safaricom.co.ke';

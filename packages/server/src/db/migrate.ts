@@ -38,6 +38,7 @@ import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as promoters from './migrations/2026_12_03_60_promoters';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
+import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_80_request_logs': requestLogs,
   '2026_12_03_10_payment_inbound': paymentInbound,
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
+  '2026_12_03_30_order_kinds': orderKinds,
   '2026_12_03_60_promoters': promoters,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };

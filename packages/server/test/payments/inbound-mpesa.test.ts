@@ -47,6 +47,30 @@ describe('POST /api/v1/payments/mpesa/webhooks/{ppc}/{token}', () => {
     expect(mpesaFake.requestsTo('/mpesa/stkpushquery/v1/query').some((r) => (r.json as { CheckoutRequestID?: string }).CheckoutRequestID === p.checkoutRequestId)).toBe(true);
   });
 
+  it('SVC_MPESA_CALLBACK_IPS: a callback from elsewhere is logged and recorded, or refused with 401 and nothing recorded in refuse mode', async () => {
+    const config = t.ctx.config as { SVC_MPESA_CALLBACK_IPS: string[]; SVC_MPESA_CALLBACK_IPS_MODE: 'log' | 'refuse' };
+    const saved = { ips: config.SVC_MPESA_CALLBACK_IPS, mode: config.SVC_MPESA_CALLBACK_IPS_MODE };
+    const tenant = await t.tenant();
+    const ppc = await mpesaConfig(t, tenant);
+    const p = await pendingMpesaPayment(t, tenant, ppc.id, '+254711000003');
+    const body = daraja.stkCallbackBody({ checkoutRequestId: p.checkoutRequestId, merchantRequestId: 'm-1', resultCode: 1032, resultDesc: 'Request cancelled by user' });
+    try {
+      config.SVC_MPESA_CALLBACK_IPS = ['196.201.214.200'];
+      config.SVC_MPESA_CALLBACK_IPS_MODE = 'refuse';
+      const refused = await post(p.callbackUrl, body);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.code).toBe('provider_webhook_refused');
+      expect(await inboxOf(t, ppc.id)).toEqual([]);
+      // The default mode only logs: the token still decides.
+      config.SVC_MPESA_CALLBACK_IPS_MODE = 'log';
+      expect((await post(p.callbackUrl, body)).status).toBe(200);
+      expect(await inboxOf(t, ppc.id)).toHaveLength(1);
+    } finally {
+      config.SVC_MPESA_CALLBACK_IPS = saved.ips;
+      config.SVC_MPESA_CALLBACK_IPS_MODE = saved.mode;
+    }
+  });
+
   it('a repeated callback is recorded once and changes nothing', async () => {
     const tenant = await t.tenant();
     const config = await mpesaConfig(t, tenant);

@@ -122,6 +122,69 @@ describe('live refunds through the providers', () => {
     expect(await liveOrder(t, tenant, b.booking.id)).toMatchObject({ status: 'refunded', amount_refunded: 150_000 });
   });
 
+  /** A live M-Pesa order paid by `phone`, and a refund of all of it sent as a reversal whose result is lost. */
+  async function lostReversal(phone: string) {
+    const tenant = await t.tenant();
+    const [configId] = await goLive(t, tenant, [mpesaConfig]);
+    const b = await liveBooking(t, tenant);
+    expectStatus(await payLive(t, b.session, { method: 'mobile_money', phone }), 200);
+    await inboxHolds(configId!, 1);
+    await applyInbox(t, configId!);
+    const created = expectStatus(await t.http().post(`/v1/orders/${b.booking.id}/refunds`).set(sk(tenant, 'live')).set('Idempotency-Key', `r-${b.booking.id}`).send({ amount: 150_000 }), 201).data;
+    mpesa.loseReversalResults = true;
+    try {
+      await makeRefundsDue(t);
+      await reconcileDuePayments(t.ctx);
+    } finally {
+      mpesa.loseReversalResults = false;
+    }
+    const row = await t.ctx.db.selectFrom('refunds').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'pending', provider_reference: expect.any(String) });
+    // The reversal's result normally comes within minutes: the first Transaction Status waits an hour.
+    expect(row.next_check_at!.getTime() - new Date(row.created_at).getTime()).toBeGreaterThanOrEqual(3_600_000);
+    return { tenant, configId: configId!, b, refund: row };
+  }
+  const age = (id: string, ms: number) =>
+    t.ctx.db.updateTable('refunds').set({ created_at: new Date(Date.now() - ms), next_check_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
+  const refundRow = (id: string) => t.ctx.db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('M-Pesa: a reversal whose result never came is asked about with Transaction Status after an hour, and settles by its answer', async () => {
+    const { tenant, configId, b, refund } = await lostReversal('+254711000000');
+    const asked = mpesa.requestsTo('/mpesa/transactionstatus/v1/query').length;
+    await reconcileDuePayments(t.ctx);
+    expect(mpesa.requestsTo('/mpesa/transactionstatus/v1/query')).toHaveLength(asked);
+    await age(refund.id, 3_601_000);
+    await reconcileDuePayments(t.ctx);
+    const query = mpesa.requestsTo('/mpesa/transactionstatus/v1/query')[asked]!.json as Record<string, unknown>;
+    expect(query).toMatchObject({ CommandID: 'TransactionStatusQuery', OriginalConversationID: refund.provider_reference });
+    await inboxHolds(configId, 2);
+    expect(await applyInbox(t, configId)).toEqual(['succeeded']);
+    expect(await refundRow(refund.id)).toMatchObject({ status: 'succeeded' });
+    expect(await liveOrder(t, tenant, b.booking.id)).toMatchObject({ status: 'refunded', amount_refunded: 150_000 });
+  });
+
+  it('M-Pesa: a reversal nobody can account for stays pending while Transaction Status finds nothing, then fails after 72 hours and the owners are emailed', async () => {
+    const { tenant, configId, b, refund } = await lostReversal('+254711000005');
+    await age(refund.id, 3_601_000);
+    await reconcileDuePayments(t.ctx);
+    await inboxHolds(configId, 2);
+    // The status query's "not found" is under its own reference: it decides nothing.
+    await applyInbox(t, configId);
+    expect(await refundRow(refund.id)).toMatchObject({ status: 'pending' });
+    const orderRow = () => t.ctx.db.selectFrom('orders').select(['status', 'amount_refund_pending', 'amount_refunded']).where('id', '=', b.booking.id).executeTakeFirstOrThrow();
+    expect(await orderRow()).toMatchObject({ status: 'paid', amount_refund_pending: 150_000 });
+
+    await age(refund.id, 72 * 3_600_000 + 1000);
+    await reconcileDuePayments(t.ctx);
+    expect(await refundRow(refund.id)).toMatchObject({ status: 'failed', failure_code: 'provider_error', failure_message: expect.stringMatching(/72 hours/) });
+    expect(await orderRow()).toMatchObject({ status: 'paid', amount_refund_pending: 0, amount_refunded: 0 });
+    const notices = await t.ctx.db.selectFrom('email_outbox').selectAll().where('tenant_id', '=', tenant.tenant.id).where('template', '=', 'refund_failed').execute();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ recipients: 'tenant_owners', livemode: true, subject: 'A refund of 1500.00 KES failed' });
+    expect(notices[0]!.body).toContain(refund.id);
+    expect(notices[0]!.body).toContain('"manual": true');
+  });
+
   it('Paystack: a refund is pending, sent by reconciliation, and succeeds when Paystack processes it', async () => {
     const tenant = await t.tenant();
     await goLive(t, tenant, [paystackConfig]);

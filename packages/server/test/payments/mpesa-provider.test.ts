@@ -115,7 +115,9 @@ describe('M-Pesa refunds through the adapter', () => {
 
   it('sends a reversal; its result settles the refund (or fails it with insufficient_balance for +254711000005)', async () => {
     const ok = await refund(await paid('0711000000'));
-    expect(ok).toMatchObject({ providerReference: expect.stringMatching(/^AG_/), state: { status: 'pending' } });
+    // The reference is the reversal's OriginatorConversationID: what Transaction Status finds it by.
+    expect(ok).toMatchObject({ providerReference: expect.any(String), state: { status: 'pending' } });
+    expect(daraja.reversals.has(ok.providerReference!)).toBe(true);
     const okPath = `/reversal/${n}`;
     const poor = await refund(await paid('+254711000005'));
     const poorPath = `/reversal/${n}`;
@@ -123,6 +125,29 @@ describe('M-Pesa refunds through the adapter', () => {
     expect(provider().parseNotification(inbound(sink.to(okPath)[0]!.raw))).toMatchObject({ kind: 'refund', reference: ok.providerReference, hint: { status: 'succeeded' } });
     expect(provider().parseNotification(inbound(sink.to(poorPath)[0]!.raw))).toMatchObject({ kind: 'refund', reference: poor.providerReference, hint: { status: 'failed', failureCode: 'insufficient_balance' } });
     expect(await provider().queryRefund({ refundId: 're_1', providerReference: ok.providerReference, payment: attempt(null) })).toBeNull();
+  });
+
+  it('a reversal whose result was lost is asked about with Transaction Status, whose result at the address says it completed', async () => {
+    daraja.loseReversalResults = true;
+    try {
+      const lost = await refund(await paid('0711000000'));
+      const statusPath = `/status/${n}`;
+      const asked = daraja.requestsTo('/mpesa/transactionstatus/v1/query').length;
+      expect(await provider().queryRefund({ refundId: `re_${n}`, providerReference: lost.providerReference, payment: attempt(null), callbackUrl: `${sink.url}${statusPath}` })).toBeNull();
+      const query = daraja.requestsTo('/mpesa/transactionstatus/v1/query')[asked]!.json as Record<string, unknown>;
+      expect(query).toMatchObject({ CommandID: 'TransactionStatusQuery', OriginalConversationID: lost.providerReference, ResultURL: `${sink.url}${statusPath}` });
+      await until(() => sink.to(statusPath).length === 1);
+      expect(provider().parseNotification(inbound(sink.to(statusPath)[0]!.raw))).toMatchObject({ kind: 'refund', reference: null, hint: { status: 'succeeded' } });
+      // Not found (a reversal that failed, or none): a failed result under the query's own reference, not the reversal's.
+      const unknownPath = `/status/unknown-${n}`;
+      await provider().queryRefund({ refundId: `re_${n}`, providerReference: 'no-such-originator', payment: attempt(null), callbackUrl: `${sink.url}${unknownPath}` });
+      await until(() => sink.to(unknownPath).length === 1);
+      const unknown = provider().parseNotification(inbound(sink.to(unknownPath)[0]!.raw));
+      expect(unknown).toMatchObject({ kind: 'refund', hint: { status: 'failed' } });
+      expect((unknown as { reference: string }).reference).not.toBe('no-such-originator');
+    } finally {
+      daraja.loseReversalResults = false;
+    }
   });
 
   it('without the certificate the refund fails refunds_unavailable; without a receipt it is refused', async () => {
@@ -135,6 +160,6 @@ describe('M-Pesa refunds through the adapter', () => {
     expect(provider().parseNotification(inbound('not json'))).toMatchObject({ refused: 'malformed' });
     expect(provider().parseNotification(inbound('{"hello":1}'))).toMatchObject({ refused: 'malformed' });
     const status = fake.resultBody({ resultCode: 0, resultDesc: 'ok', originatorConversationId: 'o', conversationId: 'AG_1', transactionId: 'TKX', parameters: { ReceiptNo: 'TKX', TransactionStatus: 'Completed' }, timeoutUrl: 'http://t' });
-    expect(provider().parseNotification(inbound(JSON.stringify(status)))).toMatchObject({ kind: 'other', reference: null, providerReceipt: 'TKX' });
+    expect(provider().parseNotification(inbound(JSON.stringify(status)))).toMatchObject({ kind: 'refund', reference: null, hint: { status: 'succeeded' } });
   });
 });

@@ -4,6 +4,8 @@ import { bearer, useTestServer } from '../harness';
 import { signInByEmail } from '../identity/identity-fixtures';
 import { expectError, expectStatus } from '../kit/expect';
 import { bookingBody, bookOk, pk, seedEvent } from '../ticketing/booking-fixtures';
+import { card, getOrder, pay, sessionOf } from '../ticketing/payments-fixtures';
+import { newOrder, seedOrganization, testKinds } from '../orders/order-kinds-fixtures';
 import { assign, commissionsOf, createPromoter, paidOrder, payout, refund, sk, trackingCode, uniqueEmail, type Tenant } from './promoters-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
@@ -255,5 +257,27 @@ describe('payouts', () => {
     expect(payouts.map((p: any) => p.amount)).toEqual([30_000]);
     const entries = await commissionsOf(t, tenant, { promoter: promoter.id });
     expect(entries.every((e) => e.payout === payouts[0].id && e.status === 'paid')).toBe(true);
+  });
+});
+
+describe('any kind of order', () => {
+  it('attributes a product order through its ref: an organization assignment covers its lines, net without shipping, approved after the refund window', async () => {
+    const tenant = await t.tenant();
+    testKinds();
+    const organization = await seedOrganization(t, tenant);
+    const promoter = await createPromoter(t, tenant, organization);
+    await assign(t, tenant, promoter.id, { target: { type: 'organization', id: organization }, commission: { type: 'percent', basis_points: 1000 } });
+    await trackingCode(t, tenant, promoter.id, 'MERCH');
+    const created = await newOrder(t, tenant, organization, { referral: { ref: 'merch' } });
+    expect(created.order.attribution).toMatchObject({ promoter: promoter.id, source: 'link' });
+    expectStatus(await pay(t, sessionOf(created.checkoutUrl!), card('4242424242424242')), 200);
+    const [entry] = await commissionsOf(t, tenant, { order: created.order.id });
+    // 10 % of 2 × 1000 + 500; the 300 of shipping earns nothing.
+    expect(entry).toMatchObject({ type: 'commission', amount: 250, status: 'pending' });
+    const paidAt = new Date((await getOrder(t, tenant, created.order.id)).paid_at).getTime();
+    expect(new Date(entry!.available_at).getTime()).toBe(paidAt + 7 * DAY);
+    // A partial refund of an amount reverses in proportion to what was paid.
+    expectStatus(await refund(t, tenant, created.order.id, { amount: 1400 }), 201);
+    expect((await commissionsOf(t, tenant, { order: created.order.id, type: 'reversal' }))[0]).toMatchObject({ amount: -125, status: 'pending' });
   });
 });

@@ -159,8 +159,12 @@ export interface PaymentProvider {
   /** Checks and parses an inbound request; never throws for bad input, answers `refused` instead. */
   parseNotification(request: InboundRequest): InboundResult;
   refund(input: RefundInput): Promise<RefundResult>;
-  /** The provider's current answer for a refund, or `null` when it has no status call (M-Pesa reversals). */
-  queryRefund(refund: { refundId: string; providerReference: string | null; payment: AttemptRef }): Promise<RefundState | null>;
+  /**
+   * The provider's current answer for a refund, or `null` when it cannot say now. M-Pesa reversals have no
+   * synchronous status call: given `callbackUrl`, the adapter asks Daraja's Transaction Status, whose result
+   * comes to that address as a notification; without one it only answers `null`.
+   */
+  queryRefund(refund: { refundId: string; providerReference: string | null; payment: AttemptRef; callbackUrl?: string }): Promise<RefundState | null>;
   /** Tries the credentials with a harmless call (OAuth token, a read). */
   verifyCredentials(): Promise<VerifiedAccount>;
 }

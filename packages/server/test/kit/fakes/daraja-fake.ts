@@ -33,6 +33,10 @@ export class DarajaFake extends FakeProvider {
   readonly receipts = new Map<string, FakeStk>();
   readonly apps = new Map([[d.DARAJA_CONSUMER_KEY, d.DARAJA_CONSUMER_SECRET]]);
   readonly passkeys = new Map([[d.DARAJA_SHORTCODE, d.DARAJA_PASSKEY]]);
+  /** Reversals by their `OriginatorConversationID`, for Transaction Status: the reversal's own receipt and result. */
+  readonly reversals = new Map<string, { transactionId: string; resultCode: number | string; amountKes: number }>();
+  /** While true, reversal results are never posted (lost on the way); Transaction Status still finds them. */
+  loseReversalResults = false;
   /** While true, OAuth refuses every app (a revoked key). */
   refuseCredentials = false;
   /** Seconds a token lives (`expires_in`). */
@@ -207,11 +211,15 @@ export class DarajaFake extends FakeProvider {
       body,
       (ids) => {
         const base = { ...ids, timeoutUrl, transactionId: d.newReceipt() };
-        if (!this.initiatorOk(body)) return { ...base, resultCode: 2001, resultDesc: 'The initiator information is invalid.' };
-        if (!paid || Number(body.Amount) > paid.amountKes) return { ...base, resultCode: 'R000002', resultDesc: 'The OriginalTransactionID is invalid.' };
-        if (paid.phone === d.REVERSAL_FAILS_PHONE) return { ...base, resultCode: 1, resultDesc: 'The balance is insufficient for the transaction.' };
-        const parameters = { DebitAccountBalance: 'Utility Account|KES|0.00', Amount: Number(body.Amount), TransCompletedTime: Number(d.nairobiNow()), OriginalTransactionID: paid.receipt!, Charge: 0, CreditPartyPublicName: `${paid.phone} - Customer`, DebitPartyPublicName: `${d.DARAJA_SHORTCODE} - Svc` };
-        return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
+        const outcome = (() => {
+          if (!this.initiatorOk(body)) return { ...base, resultCode: 2001, resultDesc: 'The initiator information is invalid.' };
+          if (!paid || Number(body.Amount) > paid.amountKes) return { ...base, resultCode: 'R000002', resultDesc: 'The OriginalTransactionID is invalid.' };
+          if (paid.phone === d.REVERSAL_FAILS_PHONE) return { ...base, resultCode: 1, resultDesc: 'The balance is insufficient for the transaction.' };
+          const parameters = { DebitAccountBalance: 'Utility Account|KES|0.00', Amount: Number(body.Amount), TransCompletedTime: Number(d.nairobiNow()), OriginalTransactionID: paid.receipt!, Charge: 0, CreditPartyPublicName: `${paid.phone} - Customer`, DebitPartyPublicName: `${d.DARAJA_SHORTCODE} - Svc` };
+          return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
+        })();
+        this.reversals.set(ids.originatorConversationId, { transactionId: base.transactionId, resultCode: outcome.resultCode, amountKes: Number(body.Amount) });
+        return this.loseReversalResults ? null : outcome;
       },
       paid?.phone === d.REVERSAL_HELD_PHONE,
     );
@@ -230,12 +238,21 @@ export class DarajaFake extends FakeProvider {
     });
   }
 
-  /** By receipt, or by `OriginalConversationID`, which the fake also finds an STK prompt by (its CheckoutRequestID). */
+  /**
+   * By receipt, or by `OriginalConversationID`: a reversal's originator id (only a completed one is found), or
+   * an STK prompt's CheckoutRequestID.
+   */
   private status(body: Body): FakeAnswer {
-    const p = body.TransactionID ? this.receipts.get(String(body.TransactionID)) : this.stk.get(String(body.OriginalConversationID ?? ''));
+    const original = String(body.OriginalConversationID ?? '');
+    const reversal = body.TransactionID ? undefined : this.reversals.get(original);
+    const p = body.TransactionID ? this.receipts.get(String(body.TransactionID)) : this.stk.get(original);
     return this.acknowledge(body, (ids) => {
-      const base = { ...ids, timeoutUrl: String(body.QueueTimeOutURL), transactionId: p?.receipt ?? '' };
+      const base = { ...ids, timeoutUrl: String(body.QueueTimeOutURL), transactionId: p?.receipt ?? reversal?.transactionId ?? '' };
       if (!this.initiatorOk(body)) return { ...base, resultCode: 2001, resultDesc: 'The initiator information is invalid.' };
+      if (reversal?.resultCode === 0) {
+        const parameters = { ReceiptNo: reversal.transactionId, 'Conversation ID': ids.conversationId, Amount: reversal.amountKes, TransactionStatus: 'Completed', ReasonType: 'Reversal', FinalisedTime: Number(d.nairobiNow()), DebitPartyName: `${d.DARAJA_SHORTCODE} - Svc` };
+        return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
+      }
       if (!p?.receipt) return { ...base, resultCode: 'R000002', resultDesc: 'The OriginalTransactionID is invalid.' };
       const parameters = { ReceiptNo: p.receipt, 'Conversation ID': ids.conversationId, Amount: p.amountKes, TransactionStatus: 'Completed', FinalisedTime: Number(d.nairobiNow()), DebitPartyName: `${p.phone} - Customer`, CreditPartyName: `${d.DARAJA_SHORTCODE} - Svc` };
       return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };

@@ -84,7 +84,10 @@ async function applyRefund(ctx: AppContext, row: NotificationRow, attempts: numb
   const provider = await providerForRow(ctx, new Map<string, PaymentProvider>(), refund.provider, refund.provider_config_id);
   const reference = refund.provider_reference ?? row.reference;
   // M-Pesa reversals have no status call: their result, at the reversal's own tokened address, is the answer.
-  const state = (await provider.queryRefund({ refundId: refund.id, providerReference: reference, payment: attemptOf(payment) })) ?? (row.hint as RefundState | null);
+  // A Transaction Status result that found nothing reads like a failed reversal, but under its own
+  // reference: only a notification under the refund's reference (or none) may decide it.
+  const own = !row.reference || !refund.provider_reference || row.reference === refund.provider_reference;
+  const state = (await provider.queryRefund({ refundId: refund.id, providerReference: reference, payment: attemptOf(payment) })) ?? (own ? (row.hint as RefundState | null) : null);
   if (!state || state.status === 'pending') return { outcome: 'pending', subjectId: refund.id };
   const settled = await settleRefund(ctx, scope, refund.id, state, reference);
   return { outcome: settled?.status === 'pending' ? 'pending' : (settled?.status ?? 'unchanged'), subjectId: refund.id };

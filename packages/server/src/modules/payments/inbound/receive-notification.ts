@@ -76,10 +76,17 @@ export async function receiveNotification(ctx: AppContext, call: InboundCall): P
   });
 }
 
-/** Safaricom's documented callback addresses, when the operator lists them: a mismatch is logged, not refused. */
+/**
+ * Safaricom's documented callback addresses, when the operator lists them: a mismatch is logged, or refused
+ * when `SVC_MPESA_CALLBACK_IPS_MODE` is `refuse`.
+ */
 function checkAllowlist(ctx: AppContext, call: InboundCall): void {
   const allowed = ctx.config.SVC_MPESA_CALLBACK_IPS;
   if (!allowed || allowed.length === 0) return;
   const ip = call.ip.replace(/^::ffff:/, '');
-  if (!allowed.includes(ip)) ctx.log.warn({ config: call.configId, ip }, 'payments: M-Pesa callback from an address outside SVC_MPESA_CALLBACK_IPS');
+  if (allowed.includes(ip)) return;
+  if (ctx.config.SVC_MPESA_CALLBACK_IPS_MODE === 'refuse') {
+    refuse(ctx, call, 'address_not_allowed', ApiError.of('provider_webhook_refused', { message: 'This address does not take M-Pesa callbacks from where this one came.' }));
+  }
+  ctx.log.warn({ config: call.configId, ip }, 'payments: M-Pesa callback from an address outside SVC_MPESA_CALLBACK_IPS');
 }

@@ -9,7 +9,8 @@ import { attemptOf } from '../refunds/refund-payment';
 import { settleRefund } from '../refunds/settle-refund';
 import { claimDue } from './claim-due';
 import { callbackAddress } from '../inbound/callback-address';
-import type { RefundRow } from '../refunds/refunds.service';
+import { scheduleRefundCheck, type RefundRow } from '../refunds/refunds.service';
+import { nextRefundCheckAt, REVERSAL_GIVE_UP_AFTER_MS } from '../refunds/refund-checks';
 
 /** Where the provider reports the refund's result: M-Pesa's reversal posts it to a tokened address of its own. */
 const resultAddress = (ctx: AppContext, scope: Scope, refund: RefundRow) =>
@@ -32,6 +33,7 @@ export const reconcilePayments = defineJob({
 });
 
 const BATCH = 100;
+const GAVE_UP = 'M-Pesa sent no result for this reversal within 72 hours. Check the M-Pesa statement: record a manual refund only if the money did not go back.';
 const nowOf = (ctx: AppContext) => (ctx.clock ? ctx.clock() : new Date());
 
 /**
@@ -68,10 +70,18 @@ export async function reconcileDuePayments(ctx: AppContext): Promise<{ payments:
           const callbackUrl = await resultAddress(ctx, scope, refund);
           const sent = await provider.refund({ refundId: refund.id, payment: attemptOf(payment), amount: refund.amount, currency: refund.currency, callbackUrl });
           await settleRefund(ctx, scope, refund.id, sent.state, sent.providerReference);
+          if (sent.state.status === 'pending') await scheduleRefundCheck(ctx.db, refund.id, nextRefundCheckAt(refund.provider, new Date(refund.created_at), nowOf(ctx)));
           return;
         }
-        const state = await provider.queryRefund({ refundId: refund.id, providerReference: refund.provider_reference, payment: attemptOf(payment) });
-        if (state) await settleRefund(ctx, scope, refund.id, state);
+        const now = nowOf(ctx);
+        if (refund.provider === 'mpesa' && now.getTime() - new Date(refund.created_at).getTime() >= REVERSAL_GIVE_UP_AFTER_MS) {
+          await settleRefund(ctx, scope, refund.id, { status: 'failed', failureCode: 'provider_error', failureMessage: GAVE_UP });
+          return;
+        }
+        const callbackUrl = await resultAddress(ctx, scope, refund);
+        const state = await provider.queryRefund({ refundId: refund.id, providerReference: refund.provider_reference, payment: attemptOf(payment), callbackUrl });
+        if (state && state.status !== 'pending') await settleRefund(ctx, scope, refund.id, state);
+        else await scheduleRefundCheck(ctx.db, refund.id, nextRefundCheckAt(refund.provider, new Date(refund.created_at), now));
       });
     }
     counts.payments += due.payments.length;

@@ -8,6 +8,7 @@ import type { AttemptRef, RefundState } from '../provider';
 import { simulatedProvider } from '../providers/provider-for';
 import { countOnPayment, insertRefund, type RefundRow } from './refunds.repository';
 import { serializeRefund } from './refunds.serializer';
+import { noticeFailedRefund } from './failed-refund-notice';
 
 export const attemptOf = (p: PaymentRow): AttemptRef => ({
   paymentId: p.id,
@@ -66,6 +67,7 @@ export async function refundPayment(trx: Transaction<DB>, ctx: AppContext, scope
     await emitEvent(trx, scope, { type: 'payments.refund.succeeded', subject: refund.id, object });
   } else if (state.status === 'failed') {
     await emitEvent(trx, scope, { type: 'payments.refund.failed', subject: refund.id, object });
+    await noticeFailedRefund(trx, scope, refund);
   } else {
     await emitEvent(trx, scope, { type: 'payments.refund.created', subject: refund.id, object });
   }

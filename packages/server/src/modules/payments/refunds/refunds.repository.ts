@@ -69,6 +69,10 @@ export const countOnPayment = (db: Executor, scope: Scope, paymentId: string, am
     .where('id', '=', paymentId)
     .execute();
 
+/** When reconciliation asks about a still-pending refund next (only while it is pending). */
+export const scheduleRefundCheck = (db: Executor, id: string, at: Date) =>
+  db.updateTable('refunds').set({ next_check_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();
+
 /** Pending refunds whose next check is due, locked and skipped by any other process taking them. */
 export const lockDueRefunds = (db: Executor, now: Date, limit: number) =>
   db.selectFrom('refunds').selectAll().where('status', '=', 'pending').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).forUpdate().skipLocked().execute();

@@ -9,7 +9,7 @@ import { serializeRefund } from './refunds.serializer';
 
 export type { RefundRow } from './refunds.repository';
 // Reconciliation takes the due ones.
-export { lockDueRefunds } from './refunds.repository';
+export { lockDueRefunds, scheduleRefundCheck } from './refunds.repository';
 
 export async function listRefundObjects(db: Executor, scope: Scope, filters: RefundFilters, page: CursorPageQuery) {
   const result = await listRefunds(db, scope, filters, page);

@@ -2,6 +2,7 @@ import type { AppContext } from '../../../core/context';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
 import { paymentTarget } from '../payment-targets';
+import { noticeFailedRefund } from './failed-refund-notice';
 import type { RefundState } from '../provider';
 import { countOnPayment, findRefund, updateRefund, type RefundRow } from './refunds.repository';
 import { serializeRefund } from './refunds.serializer';
@@ -29,6 +30,7 @@ export async function settleRefund(ctx: AppContext, scope: Scope, refundId: stri
     });
     if (settled.status === 'succeeded' && settled.payment_id) await countOnPayment(trx, scope, settled.payment_id, settled.amount);
     await paymentTarget().refundSettled(trx, ctx, scope, settled);
+    if (settled.status === 'failed') await noticeFailedRefund(trx, scope, settled);
     await emitEvent(trx, scope, {
       type: settled.status === 'succeeded' ? 'payments.refund.succeeded' : 'payments.refund.failed',
       subject: settled.id,

@@ -25,13 +25,14 @@ interface Candidate {
 
 /** Whether an assignment covers an item: its event (and ticket type), or the whole organization. */
 export const covers = (a: Pick<AssignmentRow, 'target_type' | 'target_id' | 'ticket_type_ids'>, item: OrderItem, organizationId: string) =>
-  (a.target_type === 'event' && a.target_id === item.event_id && (a.ticket_type_ids === null || a.ticket_type_ids.includes(item.ticket_type_id))) ||
+  (a.target_type === 'event' && a.target_id === item.event_id && (a.ticket_type_ids === null || (item.ticket_type_id !== null && a.ticket_type_ids.includes(item.ticket_type_id)))) ||
+  (a.target_type === 'product' && a.target_id === item.product_id) ||
   (a.target_type === 'organization' && a.target_id === organizationId);
 
-/** The assignment that covers an item: the event's wins over the organization's. */
+/** The assignment that covers an item: the event's or product's wins over the organization's. */
 export function assignmentFor(assignments: readonly AssignmentRow[], item: OrderItem, organizationId: string): AssignmentRow | undefined {
   const covering = assignments.filter((a) => a.active && covers(a, item, organizationId));
-  return covering.find((a) => a.target_type === 'event') ?? covering[0];
+  return covering.find((a) => a.target_type !== 'organization') ?? covering[0];
 }
 
 /**
@@ -79,7 +80,8 @@ export async function attributeOrder(secrets: SecretBox, db: Executor, scope: Sc
   if (c.code_id && !c.code_active) return null;
   if (touchedAt.getTime() < request.now.getTime() - c.attribution_window_days * DAY_MS || touchedAt.getTime() > request.now.getTime() + 60_000) return null;
   if (c.self_referral !== 'allow' && request.customerId && c.promoter_customer === request.customerId) return null;
-  if (c.code_target_type === 'event' && !request.items.every((i) => i.event_id === c.code_target_id)) return null;
+  // A code aimed at one event or product attributes orders of it only.
+  if (c.code_target_type && !request.items.some((i) => (c.code_target_type === 'event' ? i.event_id : i.product_id) === c.code_target_id)) return null;
   const assignments = c.assignments.map((a) => ({ ...a, active: Boolean(a.active) }));
   const chosen = request.items.map((i) => assignmentFor(assignments, i, request.organizationId)).find((a) => a !== undefined);
   if (!chosen) return null;

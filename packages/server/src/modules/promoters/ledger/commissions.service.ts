@@ -60,7 +60,7 @@ export async function recordPaidOrder(trx: Transaction<DB>, scope: Scope, order:
       organization_id: order.organization_id,
       tracking_code_id: a.tracking_code,
       target_type: first.item.kind === 'ticket' ? 'event' : 'product',
-      target_id: first.item.event_id,
+      target_id: (first.item.kind === 'ticket' ? first.item.event_id : first.item.product_id) ?? '',
       items: quantity,
       gross: net + (covered.length === items.length ? order.amount_discount : 0),
       net,

@@ -3,17 +3,21 @@ import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { DB } from '../../../db/schema';
 import type { OrderAttribution } from '../../../db/ticketing.schema';
+import { lineItemsOfOrders } from './line-items.repository';
 import type { OrderRow } from './orders.repository';
 
-/** One item of an order as listeners see it, whatever made the order. */
+/** One item of an order as listeners see it, whatever kind the order is. */
 export interface OrderItem {
-  kind: 'ticket';
-  event_id: string;
-  ticket_type_id: string;
+  kind: 'ticket' | 'product';
+  /** Tickets: the event and ticket type; products: `null`. */
+  event_id: string | null;
+  ticket_type_id: string | null;
+  /** Products: the `prd_`; tickets: `null`. */
+  product_id: string | null;
   quantity: number;
   /** After discount, in minor units. */
   amount_total: number;
-  /** When the item is used up (a ticket: its event's end): commissions approve after it. */
+  /** When the item is used up (a ticket: its event's end; a product: the payment): commissions approve after it. */
   ends_at: Date;
 }
 
@@ -66,9 +70,25 @@ export function registerOrderListener(l: OrderListener): void {
 }
 
 /** A ticket order's one item. */
-export const ticketItemsOf = (order: Pick<OrderRow, 'event_id' | 'ticket_type_id' | 'quantity' | 'amount_total'>, endsAt: Date): OrderItem[] => [
-  { kind: 'ticket', event_id: order.event_id, ticket_type_id: order.ticket_type_id, quantity: order.quantity, amount_total: order.amount_total, ends_at: endsAt },
+export const ticketItemsOf = (order: { event_id: string | null; ticket_type_id: string | null; quantity: number; amount_total: number }, endsAt: Date): OrderItem[] => [
+  { kind: 'ticket', event_id: order.event_id, ticket_type_id: order.ticket_type_id, product_id: null, quantity: order.quantity, amount_total: order.amount_total, ends_at: endsAt },
 ];
+
+/** A product or subscription order's items from its lines (subscriptions earn no commission, so they are left out). */
+export async function kindItemsOf(db: Executor, scope: Scope, order: OrderRow, paidAt: Date): Promise<OrderItem[]> {
+  const lines = (await lineItemsOfOrders(db, scope, [order.id])).get(order.id) ?? [];
+  return lines
+    .filter((l) => l.kind === 'product')
+    .map((l) => ({
+      kind: 'product' as const,
+      event_id: null,
+      ticket_type_id: null,
+      product_id: String((l.product as { product?: string } | null)?.product ?? ''),
+      quantity: l.quantity,
+      amount_total: l.amount_total,
+      ends_at: paidAt,
+    }));
+}
 
 export async function attributeOrder(db: Executor, scope: Scope, request: AttributionRequest): Promise<OrderAttribution | null> {
   if (!listener || (!request.ref && !request.referral && !request.couponPromoterId)) return null;

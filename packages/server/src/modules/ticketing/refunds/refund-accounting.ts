@@ -22,9 +22,8 @@ export async function settleOrderRefund(trx: Transaction<DB>, scope: Scope, orde
     .where('id', '=', order.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (succeeded) {
-    await countRefund(trx, moved, refund.amount, refund.created_at);
-    await orderRefunded(trx, scope, moved);
-  }
+  // The organizer's analytics count ticket revenue only.
+  if (succeeded && moved.kind === 'ticket') await countRefund(trx, moved, refund.amount, refund.created_at);
+  if (succeeded) await orderRefunded(trx, scope, moved);
   return moved;
 }

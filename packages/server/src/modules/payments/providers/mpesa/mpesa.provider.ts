@@ -36,14 +36,19 @@ function resultNotification(body: unknown): InboundResult {
   const r = parseDarajaResult(body);
   if (!r) return { refused: 'malformed', message: 'The body is neither an STK callback nor a Daraja result.' };
   const providerEventId = `result:${r.conversationId || r.originatorConversationId}:${r.resultCode}`;
-  // Transaction Status and B2C results carry their own parameters; a reversal's are the rest.
-  if (r.parameters.ReceiptNo || r.parameters.TransactionStatus || r.parameters.TransactionReceipt) {
-    return { providerEventId, kind: 'other', reference: null, hint: null, providerReceipt: r.parameters.ReceiptNo ?? null };
+  // B2C results carry their own parameters.
+  if (r.parameters.TransactionReceipt) return { providerEventId, kind: 'other', reference: null, hint: null, providerReceipt: null };
+  // A Transaction Status result: only reversals are asked about, at their own tokened address. `Completed`
+  // means the reversal went through; anything else (not found yet, the query refused) decides nothing.
+  if (r.parameters.TransactionStatus !== undefined || r.parameters.ReceiptNo !== undefined) {
+    const hint: RefundState | null = r.succeeded && r.parameters.TransactionStatus === 'Completed' ? { status: 'succeeded' } : null;
+    return { providerEventId, kind: 'refund', reference: null, hint, providerReceipt: null };
   }
   const hint: RefundState = r.succeeded
     ? { status: 'succeeded' }
     : { status: 'failed', failureCode: r.resultCode === '1' ? 'insufficient_balance' : 'provider_error', failureMessage: r.resultDesc || null };
-  return { providerEventId, kind: 'refund', reference: r.conversationId || null, hint, providerReceipt: r.transactionId };
+  // The originator's id is what Transaction Status finds a reversal by, so it is the refund's reference.
+  return { providerEventId, kind: 'refund', reference: r.originatorConversationId || r.conversationId || null, hint, providerReceipt: r.transactionId };
 }
 
 function mpesaProvider(credentials: ProviderCredentials, env: AdapterEnvironment): PaymentProvider {
@@ -103,7 +108,7 @@ function mpesaProvider(credentials: ProviderCredentials, env: AdapterEnvironment
       if (!input.payment.providerReceipt) throw new ProviderError('rejected', 'The payment has no M-Pesa receipt yet; a reversal needs one.');
       try {
         const ack = await client.reversal({ receipt: input.payment.providerReceipt, amountKes: input.amount / 100, resultUrl: input.callbackUrl, timeoutUrl: input.callbackUrl, remarks: `Refund ${input.refundId}` });
-        return { providerReference: ack.conversationId, state: { status: 'pending' } };
+        return { providerReference: ack.originatorConversationId || ack.conversationId, state: { status: 'pending' } };
       } catch (err) {
         if (isProviderError(err, 'not_configured')) return { providerReference: null, state: { status: 'failed', failureCode: 'refunds_unavailable', failureMessage: err.message } };
         if (isProviderError(err, 'rejected')) return { providerReference: null, state: { status: 'failed', failureCode: 'provider_error', failureMessage: err.message } };
@@ -111,8 +116,12 @@ function mpesaProvider(credentials: ProviderCredentials, env: AdapterEnvironment
       }
     },
 
-    async queryRefund() {
-      // Reversals have no status call here: their result comes to the result address.
+    async queryRefund(refund) {
+      // A reversal's result comes to its result address; when it is overdue, Transaction Status is asked to
+      // send it there again (asynchronously: this call itself never knows the answer).
+      if (!refund.callbackUrl || !refund.providerReference) return null;
+      const url = refund.callbackUrl;
+      await call('consumer_secret', () => client.transactionStatus({ originalConversationId: refund.providerReference!, resultUrl: url, timeoutUrl: url, remarks: `Refund ${refund.refundId}` }));
       return null;
     },
 
