@@ -10,6 +10,7 @@ import { paymentsEvents } from './events/payments.events';
 import { orderKindEvents } from './events/orders.events';
 import { fanbasesEvents } from './events/fanbases.events';
 import { commerceEvents } from './events/commerce.events';
+import { promotersEvents } from './events/promoters.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
 
@@ -26,6 +27,7 @@ export const EVENT_DEFINITIONS = {
   ...orderKindEvents,
   ...fanbasesEvents,
   ...commerceEvents,
+  ...promotersEvents,
 } as const;
 
 export type EventType = keyof typeof EVENT_DEFINITIONS;

@@ -31,4 +31,5 @@ export * from './ticketing/checkins.contract';
 export * from './whitelabel';
 export * from './fanbases';
 export * from './commerce';
+export * from './promoters';
 export * from './router';

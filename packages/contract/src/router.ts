@@ -25,6 +25,7 @@ import { brandingContract, domainsContract } from './whitelabel';
 import { paymentsContract } from './payments/payments.contract';
 import { fanbasesContract, fanbasesPublicContract, subscriptionsContract } from './fanbases';
 import { commerceContract } from './commerce';
+import { commissionsContract, promoterViewContract, promotersContract } from './promoters';
 
 const c = initContract();
 
@@ -61,6 +62,9 @@ const groups = {
   fanbasesPublic: fanbasesPublicContract,
   subscriptions: subscriptionsContract,
   commerce: commerceContract,
+  promoters: promotersContract,
+  commissions: commissionsContract,
+  promoterView: promoterViewContract,
 };
 
 /**
@@ -99,6 +103,9 @@ export type ContractGroups = {
   fanbasesPublic: typeof fanbasesPublicContract;
   subscriptions: typeof subscriptionsContract;
   commerce: typeof commerceContract;
+  promoters: typeof promotersContract;
+  commissions: typeof commissionsContract;
+  promoterView: typeof promoterViewContract;
 };
 
 /** The whole API. */

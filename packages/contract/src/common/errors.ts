@@ -150,6 +150,11 @@ export const ERROR_CATALOGUE = {
   message_callback_refused: def('authentication_error', 401, 'A messaging provider\'s delivery callback had no valid signature or shared secret.'),
   payments_unavailable: def('api_error', 503, 'Live mode, and every payment provider configuration that serves the order is `failing`.'),
   channel_unavailable: def('api_error', 503, 'No provider is configured for this message channel in live mode, so the code cannot be sent.'),
+  // Promoters
+  assignment_exists: def('invalid_request_error', 409, 'An active assignment of the promoter to this target exists: update it, or end it first.'),
+  tracking_code_taken: def('invalid_request_error', 409, 'Another tracking code of the environment uses this code (compared without case).'),
+  no_payable_commissions: def('invalid_request_error', 409, 'No approved balance above 0 in this currency, or another payout took the same entries first.'),
+  payout_method_unavailable: def('invalid_request_error', 422, 'An M-Pesa payout without a configuration that can pay out, a `+254` phone, or KES.'),
   rate_limited: def('rate_limit_error', 429, 'Too many requests for this key; retry after `Retry-After` seconds.'),
   provider_unavailable: def('provider_error', 502, 'An upstream provider failed; retry with backoff.'),
   internal_error: def('api_error', 500, 'Unexpected fault in the service; retry with backoff.'),

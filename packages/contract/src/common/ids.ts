@@ -57,6 +57,12 @@ export const ID_PREFIXES = {
   // Commerce
   product: 'prd',
   product_variant: 'var',
+  // Promoters
+  promoter: 'prm',
+  promoter_assignment: 'pra',
+  tracking_code: 'trk',
+  commission: 'com',
+  payout: 'po',
 } as const;
 
 export type ObjectType = keyof typeof ID_PREFIXES;

@@ -37,6 +37,9 @@ export const PERMISSIONS = [
   'fanbases:write',
   'commerce:read',
   'commerce:write',
+  'promoters:read',
+  'promoters:write',
+  'promoters:payout',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -56,10 +59,10 @@ export const TENANT_ROLE_PERMISSIONS: Record<TenantRole, readonly Permission[]> 
  * tenant role, or by the role in the organization the route names (organization member routes).
  */
 export const ORGANIZATION_ROLE_PERMISSIONS: Record<OrganizationRole, readonly Permission[]> = {
-  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write', 'fanbases:read', 'fanbases:write', 'commerce:read', 'commerce:write'],
-  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write', 'fanbases:read', 'fanbases:write', 'commerce:read', 'commerce:write'],
-  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'fanbases:read', 'fanbases:write', 'commerce:read', 'commerce:write'],
-  finance: ['organizations:read', 'events:read', 'fanbases:read', 'commerce:read'],
+  owner: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write', 'fanbases:read', 'fanbases:write', 'commerce:read', 'commerce:write', 'promoters:read', 'promoters:write', 'promoters:payout'],
+  admin: ['organizations:read', 'organization_members:read', 'organization_members:write', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'branding:write', 'fanbases:read', 'fanbases:write', 'commerce:read', 'commerce:write', 'promoters:read', 'promoters:write', 'promoters:payout'],
+  manager: ['organizations:read', 'organization_members:read', 'events:read', 'events:checkin', 'events:write', 'capsules:read', 'capsules:write', 'branding:read', 'fanbases:read', 'fanbases:write', 'commerce:read', 'commerce:write', 'promoters:read', 'promoters:write'],
+  finance: ['organizations:read', 'events:read', 'fanbases:read', 'commerce:read', 'promoters:read', 'promoters:payout'],
   checkin: ['organizations:read', 'events:read', 'events:checkin'],
   viewer: ['organizations:read', 'events:read', 'fanbases:read', 'commerce:read'],
 };

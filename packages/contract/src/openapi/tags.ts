@@ -17,6 +17,7 @@ export const TAGS = {
   Insights: 'Organizer analytics and activity feeds.',
   Creators: 'Creator capsules and their content, the tenant\'s approval queue, and the public pages.',
   Whitelabel: 'The tenant\'s and organizations\' branding, and the custom domains their pages are served on.',
+  Promoters: 'Promoters, their assignments, tracking codes and attribution, the commission ledger, payouts, reports and the promoter\'s own view.',
   'Request log': 'Every API request made with the tenant\'s keys or its staff\'s tokens, with its status, latency and error.',
   'Provider callbacks': 'Routes that video, messaging and payment providers call, outside the JSON contract: each verifies its provider\'s signature or secret over the raw body.',
   Commerce: 'Products and variants with their stock, organizations\' commerce settings, and public product reads.',
@@ -61,6 +62,9 @@ const BY_GROUP: Record<string, Tag> = {
   fanbasesPublic: 'Fanbases',
   subscriptions: 'Fanbases',
   commerce: 'Commerce',
+  promoters: 'Promoters',
+  commissions: 'Promoters',
+  promoterView: 'Promoters',
 };
 
 /**

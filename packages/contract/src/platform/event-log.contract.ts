@@ -47,7 +47,15 @@ export const RetrieveEventQuerySchema = z.object({
       'Public reads only: where the visitor came from, as a name (`instagram`) or the referring page\'s URL (counted by its host). ' +
         'Counted with the page view in the organizer\'s `traffic_sources`; omitted, the view counts as `direct`. The browser SDK sends it.',
     ),
+  ref: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Public reads only: a promoter\'s tracking code (`?ref=CODE`). Counts one click per visitor, code and day; a valid active code answers `referral` beside the event.'),
 });
+
+/** What a public read with a valid `ref` answers beside the event: send `token` as the booking's `referral` (the last touch wins). */
+export const ReferralSchema = z.object({ token: z.string(), expires_at: z.string() }).meta({ id: 'Referral' });
 
 /**
  * The log takes secret keys, restricted keys with `platform:read` and members with `developers:read`; the public listing on the same paths takes a
@@ -92,7 +100,7 @@ export const eventLogContract = c.router(
         'ticketed event\'s slug (or uuid), with its ticket types\' prices, sale windows and availability; its public read counts a page view.',
       pathParams: z.object({ id: z.string().max(255) }),
       query: RetrieveEventQuerySchema,
-      responses: { 200: dataOf(LogOrTicketedEventSchema), ...errorResponses(...COMMON_ERROR_STATUSES, 404, 422) },
+      responses: { 200: dataOf(LogOrTicketedEventSchema).extend({ referral: ReferralSchema.optional() }), ...errorResponses(...COMMON_ERROR_STATUSES, 404, 422) },
       // Every visitor of a public event page reads it: its log lines are counted into the periodic summary.
       metadata: { ...read, ...frequent },
     },

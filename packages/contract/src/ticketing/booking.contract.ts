@@ -68,6 +68,8 @@ export const BookingStoreRequestSchema = z
     redirect_url: z.url({ protocol: /^https?$/ }).max(2000).nullable().optional(),
     coupon_code: z.string().trim().min(1).max(64).nullable().optional(),
     pay_later: z.boolean().optional().describe('Book now and pay later (ticket types with `allow_pay_later`).'),
+    referral: z.string().max(1000).nullable().optional().describe('The `referral.token` the event page answered for `?ref=CODE`: attributes the order to the promoter (last touch within the attribution window). A bad token is ignored.'),
+    ref: z.string().max(100).nullable().optional().describe('A promoter\'s tracking code, touched now. An unknown or ended code is ignored: the booking goes on.'),
     attendees: z.array(AttendeeInputSchema).min(1).max(1000),
     external_id: ExternalIdSchema.optional().describe('Secret and restricted keys only.'),
     metadata: MetadataSchema.optional().describe('Secret and restricted keys only.'),

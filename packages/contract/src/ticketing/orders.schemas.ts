@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FULFILLMENT_STATUSES, FulfillmentSchema, SHIPPING_METHODS, ShippingAddressResponseSchema } from '../commerce/orders.schemas';
+import { AttributionSchema } from '../promoters/promoters.schemas';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded'] as const;
 export const TICKET_STATUSES = ['pending_payment', 'valid', 'void'] as const;
@@ -106,6 +107,7 @@ export const OrderSchema = z
     redirect_url: z.string().nullable(),
     external_id: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
+    attribution: AttributionSchema.nullable().describe('The promoter who brought the order, or `null`.'),
     paid_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
     expired_at: z.string().nullable(),

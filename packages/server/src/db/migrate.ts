@@ -36,6 +36,7 @@ import * as retentionIndexes from './migrations/2026_12_02_60_retention_indexes'
 import * as requestLogs from './migrations/2026_12_02_80_request_logs';
 import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
+import * as promoters from './migrations/2026_12_03_60_promoters';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
 import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 import * as fanbases from './migrations/2026_12_03_40_fanbases';
@@ -87,6 +88,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_41_subscription_checkout': subscriptionCheckout,
   '2026_12_03_50_commerce': commerce,
   '2026_12_03_51_product_orders': productOrders,
+  '2026_12_03_60_promoters': promoters,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
 };
 

@@ -19,6 +19,7 @@ import type { TicketingTables } from './ticketing.schema';
 import type { MessagingTables } from './messaging.schema';
 import type { CreatorsTables } from './creators.schema';
 import type { WhitelabelTables } from './whitelabel.schema';
+import type { PromotersTables } from './promoters.schema';
 import type { PaymentsTables } from './payments.schema';
 import type { FanbasesTables } from './fanbases.schema';
 import type { CommerceTables } from './commerce.schema';
@@ -193,7 +194,7 @@ export interface RequestLogsTable {
   created_at: Timestamp;
 }
 
-export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables, FanbasesTables, CommerceTables {
+export interface DB extends IdentityTables, TicketingTables, MessagingTables, CreatorsTables, WhitelabelTables, PaymentsTables, FanbasesTables, CommerceTables, PromotersTables {
   tenants: TenantsTable;
   request_logs: RequestLogsTable;
   api_keys: ApiKeysTable;

@@ -91,6 +91,8 @@ export interface CouponsTable {
   valid_from: Date | null;
   valid_until: Date | null;
   active: Generated<boolean>;
+  /** A promoter-bound coupon attributes its orders to this `prm_`. */
+  promoter_id: Generated<string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -155,6 +157,8 @@ export interface OrdersTable {
   paid_at: Date | null;
   cancelled_at: Date | null;
   expired_at: Date | null;
+  /** The promoter who brought the order (products-api § 4.3), fixed when it is made; written by the promoters module's hook. */
+  attribution: Json<OrderAttribution | null> | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -182,6 +186,15 @@ export interface LineItemsTable {
   subscription: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** `orders.attribution`: as the API shows it. */
+export interface OrderAttribution {
+  promoter: string;
+  tracking_code: string | null;
+  assignment: string;
+  source: 'coupon' | 'link';
+  touched_at: string;
 }
 
 export interface TicketsTable {

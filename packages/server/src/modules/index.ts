@@ -11,6 +11,7 @@ import { paymentsModule } from './payments';
 import { whitelabelModule } from './whitelabel';
 import { fanbasesModule } from './fanbases';
 import { commerceModule } from './commerce';
+import { promotersModule } from './promoters';
 
 /**
  * The product modules of the server, one line each. Routes are tried in this order: Access first, since its
@@ -29,4 +30,5 @@ export const MODULES: readonly ModuleDefinition[] = [
   whitelabelModule,
   fanbasesModule,
   commerceModule,
+  promotersModule,
 ];

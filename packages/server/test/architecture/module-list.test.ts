@@ -29,6 +29,7 @@ const SERVED: Record<string, object> = {
   payments: { payments: 1 },
   fanbases: { fanbases: 1, fanbasesPublic: 1, subscriptions: 1 },
   commerce: { commerce: 1 },
+  promoters: { promoters: 1, commissions: 1, promoterView: 1 },
 };
 
 describe('The module list', () => {

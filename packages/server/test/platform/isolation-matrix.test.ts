@@ -45,6 +45,8 @@ beforeAll(async () => {
   const organizer = await post('/v1/organizations', { name: 'Organizer', handle: 'organizer_1', kind: 'brand' });
   const ticketed = await post('/v1/organizer/events', { organization: organizer.id, name: 'Show', starts_at: '2030-01-01T18:00:00Z', ends_at: '2030-01-01T20:00:00Z' });
   made['/v1/organizer/events'] = { id: ticketed.id };
+  const promoter = await post('/v1/promoters', { organization: organizer.id, name: 'Amina', email: 'amina@example.test', external_id: 'ext-1' });
+  made['/v1/promoters'] = { id: promoter.id, external_id: 'ext-1' };
   const member = await post('/v1/members', { email: 'staff@example.test', role: 'viewer' });
   const messages = expectStatus(await t.http().get('/v1/messages').query({ related: member.id }).set(bearer(owner.keys.test.secret)), 200).data as Array<{ id: string }>;
   made['/v1/messages'] = { id: messages[0]!.id };
@@ -96,6 +98,8 @@ const COVERED_ELSEWHERE = [
   '/v1/payments/provider_configs/:id',
   // A subscription needs a paid tier and a customer: test/fanbases/subscriptions.test.ts ("act only on the caller's own").
   '/v1/subscriptions/:id',
+  // A payout needs an approved commission: test/promoters/promoters.test.ts ("keeps promoters … to their tenant").
+  '/v1/payouts/:id',
 ];
 const reads = tenantRoutes.filter((r) => r.method === 'get' && r.params.length === 1 && !COVERED_ELSEWHERE.includes(r.path));
 

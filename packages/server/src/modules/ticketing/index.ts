@@ -59,7 +59,7 @@ export const ticketingModule: ModuleDefinition = {
 };
 
 // The public reads of published events, served on the event log's paths (`GET /v1/events`, `/v1/events/{event}`).
-export { listPublicEvents, showPublicEvent, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
+export { listPublicEvents, showPublicEvent, showPublicEventReferred, upcomingLiveEvents, type PublicTicketedEvent } from './public/public-events.service';
 export type { Visitor } from './public/page-views';
 
 // One order resource, three kinds (products-api § 3.1): the modules that own product and subscription orders
@@ -70,3 +70,6 @@ export { presentOrder, presentOrders } from './orders/orders.serializer';
 export { lineItemsOfOrders, serializeLineItem, type LineItemRow, type OrderRow } from './orders/order-rows.service';
 // Commerce locks a product order to move its fulfilment, and reads a page of them for its export.
 export { findOrder, findOrdersByIds } from './orders/order-rows.service';
+// Other products learn of orders made, paid and refunded (promoters: attribution and commissions).
+export { findEventById as findTicketedEvent } from './booking/catalogue-reads';
+export { registerOrderListener, type OrderListener, type OrderItem, type AttributionRequest, type ReferralTouch, type Referral } from './orders/order-listeners';

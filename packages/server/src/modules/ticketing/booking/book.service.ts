@@ -27,6 +27,7 @@ import { ALONE, bookTogether } from './book-together';
 import { SoldOutMemo } from './sold-out-memo';
 import { checkoutUrl } from './checkout-sessions';
 import { linkBaseOf } from '../../../core/branding';
+import { attributeOrder, ticketItemsOf } from '../orders/order-listeners';
 import { expiryJobOf, orderRowOf, sessionRowOf, ticketRowsOf, type BookingRequest } from './new-order';
 
 const MAX_AMOUNT = 2_147_483_647;
@@ -126,7 +127,17 @@ export async function book(
   // A rush ends with most buyers refused: a plain read refuses them without the order's inserts and without
   // queueing behind the bucket's row lock. It can only be stale towards "room": the hold still decides.
   if (!roomIn(t.buckets, bucketsOfTarget(t), seatsOf(t))) throw ApiError.of('sold_out', { param: 'quantity' });
-  const request: BookingRequest = { t, body, buyer, priced: { total, discount, coupon, payLater, expiresAt } };
+  // Only a booking that names a promoter (a code, a referral, a promoter's coupon) asks for attribution.
+  const attribution = await attributeOrder(ctx.db, scope, {
+    organizationId: t.event.organization_id,
+    customerId: buyer.customerId,
+    couponPromoterId: coupon?.promoter_id ?? null,
+    referral: body.referral ?? null,
+    ref: body.ref ?? null,
+    items: ticketItemsOf({ event_id: t.event.id, ticket_type_id: t.ticketType.id, quantity: t.quantity, amount_total: total }, t.event.ends_at),
+    now,
+  });
+  const request: BookingRequest = { t, body, buyer, priced: { total, discount, coupon, payLater, expiresAt }, attribution };
   try {
     // Bookings that only hold seats and open a checkout go with the others arriving meanwhile (see book-together).
     if (!coupon && total > 0 && hasAllBuckets(t)) {

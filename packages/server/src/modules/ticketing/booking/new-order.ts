@@ -2,6 +2,7 @@ import type { BookingStoreRequest } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
+import type { OrderAttribution } from '../../../db/ticketing.schema';
 import { jobOf } from '../../../jobs/send-in-transaction';
 import type { CouponRow } from '../capacity/coupon-uses';
 import { expireOrder } from '../orders/expire-orders.job';
@@ -29,10 +30,12 @@ export interface BookingRequest {
   body: BookingStoreRequest;
   buyer: Buyer;
   priced: Priced;
+  /** The promoter who brought the order, when one did. */
+  attribution?: OrderAttribution | null;
 }
 
 /** The order's row, pending, under a freshly drawn code. */
-export function orderRowOf({ t, body, buyer, priced: p }: BookingRequest): NewOrder & { id: string } {
+export function orderRowOf({ t, body, buyer, priced: p, attribution }: BookingRequest): NewOrder & { id: string } {
   return {
     id: newId('order'),
     code: newOrderCode(),
@@ -58,6 +61,7 @@ export function orderRowOf({ t, body, buyer, priced: p }: BookingRequest): NewOr
     external_id: body.external_id ?? null,
     metadata: JSON.stringify(body.metadata ?? {}),
     expires_at: p.expiresAt,
+    attribution: attribution ? JSON.stringify(attribution) : null,
   };
 }
 

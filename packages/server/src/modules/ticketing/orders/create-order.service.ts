@@ -16,6 +16,7 @@ import { expireOrder } from './expire-orders.job';
 import { markKindOrderPaid } from './kind-transitions';
 import type { LineItemRow, NewLineItem } from './line-items.repository';
 import { orderEventType, orderKindHandler } from './order-kinds';
+import { attributeOrder } from './order-listeners';
 import { insertOrderIfCodeFree, type OrderRow } from './orders.repository';
 import { presentOrder } from './orders.serializer';
 
@@ -49,6 +50,8 @@ export interface CreateOrderInput {
   subscriptionId?: string | null;
   externalId?: string | null;
   metadata?: Record<string, string>;
+  /** A promoter's code or referral token sent with the order (products-api § 4.3); ignored when it attributes nothing. */
+  referral?: { ref?: string | null; referral?: string | null };
 }
 
 export interface CreatedOrder {
@@ -85,6 +88,20 @@ export async function createOrder(trx: Transaction<DB>, ctx: AppContext, scope: 
   if (total > 0 && !input.expiresAt) throw new Error('createOrder: an order with something due needs expiresAt');
   if (total > 0) await requireLivePayments(ctx, scope, input.organizationId);
 
+  const now = ctx.clock ? ctx.clock() : new Date();
+  const attribution = input.referral
+    ? await attributeOrder(trx, scope, {
+        organizationId: input.organizationId,
+        customerId: input.customerId ?? null,
+        couponPromoterId: null,
+        referral: input.referral.referral ?? null,
+        ref: input.referral.ref ?? null,
+        items: lines
+          .filter(() => input.kind === 'product')
+          .map((l) => ({ kind: 'product' as const, event_id: null, ticket_type_id: null, product_id: l.product?.product ?? null, quantity: l.quantity, amount_total: l.total, ends_at: now })),
+        now,
+      })
+    : null;
   const id = input.id ?? newId('order');
   let row: OrderRow | undefined;
   try {
@@ -117,6 +134,7 @@ export async function createOrder(trx: Transaction<DB>, ctx: AppContext, scope: 
         subscription_id: input.subscriptionId ?? null,
         external_id: input.externalId ?? null,
         metadata: JSON.stringify(input.metadata ?? {}),
+        attribution: attribution ? JSON.stringify(attribution) : null,
         expires_at: total > 0 ? input.expiresAt : null,
       });
     }

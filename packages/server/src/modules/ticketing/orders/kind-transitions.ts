@@ -5,6 +5,7 @@ import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { orderEventType, orderKindHandler, type ReleaseReason } from './order-kinds';
+import { kindItemsOf, orderPaid } from './order-listeners';
 import { transitionOrder, type OrderRow } from './orders.repository';
 import { presentOrder } from './orders.serializer';
 
@@ -31,6 +32,7 @@ export async function markKindOrderPaid(trx: Transaction<DB>, ctx: AppContext, s
   const paid = await transitionOrder(trx, scope, order.id, { status: ['pending', 'expired'] }, { status: 'paid', paid_at: now, expired_at: null });
   if (!paid) return { outcome: 'not_payable' };
   await handler.paid(trx, ctx, scope, paid);
+  await orderPaid(trx, scope, paid, () => kindItemsOf(trx, scope, paid, now));
   const shown = await presentOrder(trx, scope, paid, ctx);
   await emitEvent(trx, scope, { type: orderEventType(paid.kind, 'paid'), subject: paid.id, object: shown, previousAttributes: { status: order.status } });
   return { outcome: 'paid', order: shown, row: paid };

@@ -9,6 +9,7 @@ import { releaseSeats, sellHeldSeats, sellHeldSeatsOfOrders, takeSoldSeats } fro
 import { redeemHeldCouponUse, releaseCouponUse, takeRedeemedCouponUse } from '../capacity/coupon-uses';
 import { lockTicketsOfOrders, setTicketStatus, type TicketRow } from '../tickets/ticket-rows.service';
 import { onOrderPaid, onOrdersPaid } from '../analytics/order-hooks';
+import { orderPaid, ticketItemsOf } from './order-listeners';
 import { uncountSale } from '../analytics/rollups';
 import { seatsFreed } from '../public/public-event-changed';
 import { issuePaidTickets, issuePaidTicketsOfOrders, revokeTicketHolders } from './order-holders';
@@ -119,6 +120,7 @@ export async function markOrderPaid(
   if (moveHeld) await sellHeldSeats(trx, order.bucket_ids, order.seats);
   await onOrderPaid(trx, paid, holders.tickets);
   if (moveHeld) await redeemCoupon(trx, scope, order);
+  await orderPaid(trx, scope, paid, () => ticketItemsOf(paid, event.ends_at));
   return { outcome: 'paid', order: shown };
 }
 
@@ -180,6 +182,7 @@ export async function markHeldOrdersPaid(
   // Buckets, then rollups, last (as markOrderPaid).
   await sellHeldSeatsOfOrders(trx, orders.map((o) => o.order));
   await onOrdersPaid(trx, orders.map((o, i) => ({ paid: o.order, tickets: holders[i]!.tickets })));
+  for (const o of orders) await orderPaid(trx, scope, o.order, () => ticketItemsOf(o.order, o.event.ends_at));
   return shown;
 }
 

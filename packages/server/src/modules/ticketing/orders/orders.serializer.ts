@@ -72,6 +72,7 @@ export function serializeOrder(
     redirect_url: row.redirect_url,
     external_id: row.external_id,
     metadata: row.metadata,
+    attribution: row.attribution ?? null,
     paid_at: iso(row.paid_at),
     cancelled_at: iso(row.cancelled_at),
     expired_at: iso(row.expired_at),

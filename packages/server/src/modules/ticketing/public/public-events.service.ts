@@ -10,7 +10,8 @@ import { slotsOf, type SlotRow } from '../slots/slots.service';
 import type { TicketTypeRow } from '../ticket-types/ticket-types.serializer';
 import { ticketTypesOf } from '../ticket-types/ticket-types.service';
 import { availabilityOf, slotAvailabilityOf } from './availability';
-import { countPageView, type Visitor } from './page-views';
+import { referralTouched } from '../orders/order-listeners';
+import { countPageView, visitorHashOf, type Visitor } from './page-views';
 import { PublicEventCache, type PublicCatalogue } from './public-event-cache';
 import { publicReadsOf } from './public-parts';
 
@@ -97,13 +98,26 @@ export async function listPublicEvents(ctx: AppContext, scope: Scope, query: Cur
  * the other public reads arriving at the same moment, in one statement), so sold out is never stale.
  */
 export async function showPublicEvent(ctx: AppContext, scope: Scope, ref: string, visitor: Visitor | null) {
+  return (await showPublicEventReferred(ctx, scope, ref, visitor, undefined)).view;
+}
+
+/**
+ * The public read, and with a promoter's `?ref=CODE` from a visitor the click counted and the referral token
+ * to keep (products-api § 4.3). Without a code it costs nothing more than the read.
+ */
+export async function showPublicEventReferred(ctx: AppContext, scope: Scope, ref: string, visitor: Visitor | null, code: string | undefined) {
   const reads = publicReadsOf(ctx);
   const catalogue = await reads.events.read(PublicEventCache.keyOf(scope, ref), () => readCatalogue(ctx.db, scope, ref));
   if (!catalogue) throw ApiError.notFound('event', ref);
   const buckets = await reads.buckets.add({ scope, eventId: catalogue.event.id });
-  const view = publicViewOf(catalogue, buckets, ctx.clock ? ctx.clock() : new Date());
+  const now = ctx.clock ? ctx.clock() : new Date();
+  const view = publicViewOf(catalogue, buckets, now);
   if (visitor) countPageView(ctx, catalogue.event, visitor, new Date());
-  return view;
+  const referral =
+    visitor && code
+      ? await referralTouched(ctx.db, scope, { code, eventId: catalogue.event.id, organizationId: catalogue.event.organization_id, visitor: visitorHashOf(ctx, visitor), now })
+      : null;
+  return { view, referral };
 }
 
 /** A creator's upcoming live shows (the public capsule's `featured.upcoming_live`), as the public reads show them. */

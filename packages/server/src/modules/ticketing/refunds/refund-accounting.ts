@@ -3,6 +3,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import type { RefundRow } from '../../payments';
 import { countRefund } from '../analytics/rollups';
+import { orderRefunded } from '../orders/order-listeners';
 import type { OrderRow } from '../payments/order-port';
 
 /**
@@ -23,5 +24,6 @@ export async function settleOrderRefund(trx: Transaction<DB>, scope: Scope, orde
     .executeTakeFirstOrThrow();
   // The organizer's analytics count ticket revenue only.
   if (succeeded && moved.kind === 'ticket') await countRefund(trx, moved, refund.amount, refund.created_at);
+  if (succeeded) await orderRefunded(trx, scope, moved);
   return moved;
 }

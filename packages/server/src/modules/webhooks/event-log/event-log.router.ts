@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { contract } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { actorOf } from '../../../core/principal';
-import { listPublicEvents, showPublicEvent } from '../../ticketing';
+import { listPublicEvents, showPublicEventReferred } from '../../ticketing';
 import { countsPageViews, readsTicketedEvents } from './event-log-dispatch';
 import { getEvent, listEvents } from './event-log.service';
 
@@ -19,6 +19,7 @@ export const eventLogRouter = (ctx: AppContext) =>
       const caller = actorOf(req);
       if (!readsTicketedEvents(caller, { id: params.id })) return { status: 200, body: { data: await getEvent(ctx.db, caller.scope, params.id) } };
       const visitor = countsPageViews(caller) ? { ip: req.ip ?? '', userAgent: req.get('user-agent') ?? '', source: query.source } : null;
-      return { status: 200, body: { data: await showPublicEvent(ctx, caller.scope, params.id, visitor) } };
+      const { view, referral } = await showPublicEventReferred(ctx, caller.scope, params.id, visitor, query.ref);
+      return { status: 200, body: { data: view, ...(referral && { referral }) } };
     },
   });

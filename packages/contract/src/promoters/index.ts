@@ -1,0 +1,5 @@
+export * from './promoters.schemas';
+export * from './ledger.schemas';
+export * from './promoters.contract';
+export * from './ledger.contract';
+export * from './promoter-view.contract';
