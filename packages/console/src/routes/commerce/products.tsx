@@ -185,8 +185,12 @@ export function ProductsPage() {
             <tr>
               <th scope="col">Product</th>
               <th scope="col">Status</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Organization</th>
+              <th scope="col" className="wide-only">
+                Kind
+              </th>
+              <th scope="col" className="wide-only">
+                Organization
+              </th>
               <th scope="col">Price</th>
               <th scope="col">Available</th>
             </tr>
@@ -202,8 +206,8 @@ export function ProductsPage() {
                 <td>
                   <Badge tone={toneOf(p.status)}>{p.status}</Badge>
                 </td>
-                <td>{p.kind}</td>
-                <td>{orgName(p.organization)}</td>
+                <td className="wide-only">{p.kind}</td>
+                <td className="wide-only">{orgName(p.organization)}</td>
                 <td>{priceRange(p, formatMoney)}</td>
                 <td>{unitsText(unitsLeft(p))}</td>
               </tr>

@@ -111,7 +111,7 @@ export function Variants({ product, onChanged }: { product: CommerceProduct; onC
           <p>Add at least one active variant (a size, a colour) with its price and stock before publishing.</p>
         </EmptyState>
       ) : (
-        <div className="scroll">
+        <div className="scroll" tabIndex={0} role="region" aria-label={`Variants of ${product.name}, scrolls sideways`}>
           <table>
             <caption className="sr-only">Variants of {product.name}</caption>
             <thead>
