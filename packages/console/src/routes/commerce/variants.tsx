@@ -44,7 +44,8 @@ function EditVariant({ variant, currency, onDone }: { variant: ProductVariant; c
   return (
     <form className="inline-form" onSubmit={(e) => void submit(e).catch(() => undefined)} aria-label={`Edit variant ${variant.sku}`}>
       <Field label={`Price (${currency})`}>
-        <input inputMode="decimal" required value={form.price} onChange={(e) => setForm({ ...form, price: e.target.value })} />
+        {/* Opened from its row's Edit button: the keyboard goes straight to the first field. */}
+        <input inputMode="decimal" required autoFocus value={form.price} onChange={(e) => setForm({ ...form, price: e.target.value })} />
       </Field>
       <Field label="Stock" hint={variant.reserved ? `At least ${variant.reserved}: pending orders hold them.` : 'Empty is unlimited.'}>
         <input type="number" min={0} value={form.stock} onChange={(e) => setForm({ ...form, stock: e.target.value })} placeholder="Unlimited" />
