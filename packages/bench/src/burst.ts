@@ -24,7 +24,7 @@ export interface Answer {
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! : 0);
 
-function send(agent: Agent, base: string, r: BurstRequest): Promise<{ status: number; text: string }> {
+export function send(agent: Agent, base: string, r: BurstRequest): Promise<{ status: number; text: string }> {
   const body = r.body === undefined ? undefined : JSON.stringify(r.body);
   return new Promise((resolve, reject) => {
     const req = request(base + r.path, { agent, method: r.method, headers: { 'content-type': 'application/json', ...r.headers }, timeout: 30_000 }, (res) => {
@@ -72,22 +72,26 @@ export async function burst(server: Running, connections: number, requests: Burs
     clearInterval(sampler);
     agent.destroy();
   }
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = server.cpuSeconds() - cpuBefore;
-  const postgresSeconds = postgresCpuSince(postgresBefore);
+  return { result: resultOf(server, answers, { started, peak, cpuBefore, postgresBefore }), answers };
+}
+
+/** The figures of requests sent and answered since `since.started` (a burst, or a paced run). */
+export function resultOf(server: Running, answers: Answer[], since: { started: number; peak: number; cpuBefore: number; postgresBefore: ReturnType<typeof postgresCpu> }): Result {
+  const elapsed = (performance.now() - since.started) / 1000;
+  const cpu = server.cpuSeconds() - since.cpuBefore;
+  const postgresSeconds = postgresCpuSince(since.postgresBefore);
   const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
-  const result: Result = {
-    requestsPerSecond: Math.round(requests.length / elapsed),
+  return {
+    requestsPerSecond: Math.round(answers.length / elapsed),
     p50Ms: Math.round(percentile(sorted, 50)),
     p99Ms: Math.round(percentile(sorted, 99)),
     maxMs: Math.round(sorted.at(-1) ?? 0),
     errors: answers.filter((a) => a.error).length,
     non2xx: answers.filter((a) => !a.error && (a.status < 200 || a.status >= 300)).length,
-    peakRssMb: Math.round(Math.max(peak, server.rssMb())),
-    total: requests.length,
-    cpuUsPerRequest: Math.round((cpu * 1e6) / requests.length),
+    peakRssMb: Math.round(Math.max(since.peak, server.rssMb())),
+    total: answers.length,
+    cpuUsPerRequest: Math.round((cpu * 1e6) / answers.length),
     cpuPercent: Math.round((cpu / elapsed) * 100),
     postgresCpuPercent: Math.round((postgresSeconds / elapsed) * 100),
   };
-  return { result, answers };
 }

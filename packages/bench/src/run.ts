@@ -13,6 +13,7 @@ import { summariseProfiles } from './profile-summary';
 import { settle } from './scenarios/settle';
 import { console_, header, save, type Row } from './report';
 import { SCENARIOS, type Context } from './scenarios/index';
+import { DarajaFake } from '../../server/test/kit/fakes/daraja-fake';
 import type { Measure } from './scenarios/types';
 
 const { values } = parseArgs({
@@ -113,8 +114,12 @@ async function round(count: number, label: (name: string) => string): Promise<{ 
   const profileDir = join(ROOT, 'packages/bench/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
   if (values['cpu-prof']) mkdirSync(profileDir, { recursive: true });
   // At its default settings, as `pnpm start` runs it: `LOG_LEVEL` unset (`info`), whatever the shell says.
+  const daraja = new DarajaFake();
+  const darajaUrl = await daraja.start();
   const svcEnv = {
     DATABASE_URL: database.url,
+    // M-Pesa configurations of the run reach the local Daraja (the mpesa-callback scenario).
+    MPESA_API_URL: darajaUrl,
     LOG_LEVEL: '',
     SVC_OPERATOR_TOKEN: operatorToken,
     SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -169,6 +174,7 @@ async function round(count: number, label: (name: string) => string): Promise<{ 
     },
     ticketingScale: Number(values['ticketing-scale']),
     analyticsOrders: Number(values['analytics-orders']),
+    daraja,
   };
 
   const measureWrite = () => measure(load(ceilings.url, () => ({ method: 'POST', path: '/write' })), ceilings);
@@ -209,6 +215,7 @@ async function round(count: number, label: (name: string) => string): Promise<{ 
     `${label('Resident memory')} at the end, per process: server ${svc.rssByProcessMb().join(', ')} MB; ceilings ${ceilings.rssByProcessMb().join(', ')} MB.`,
   );
   for (const s of servers.splice(0).reverse()) await s.stop().catch(() => {});
+  await daraja.stop();
   await database.drop().catch(() => {});
   databases.splice(databases.indexOf(database), 1);
   if (values['cpu-prof']) process.stdout.write(`\n${summariseProfiles(profileDir)}\n`);

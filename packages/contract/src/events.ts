@@ -7,6 +7,7 @@ import { messagingEvents } from './events/messaging.events';
 import { creatorsEvents } from './events/creators.events';
 import { domainEvents } from './events/platform-domains.events';
 import { paymentsEvents } from './events/payments.events';
+import { orderKindEvents } from './events/orders.events';
 import { commerceEvents } from './events/commerce.events';
 
 export { defineEvents, ResourcePayloadSchema, type EventDefinition } from './events/define-events';
@@ -21,6 +22,7 @@ export const EVENT_DEFINITIONS = {
   ...messagingEvents,
   ...creatorsEvents,
   ...paymentsEvents,
+  ...orderKindEvents,
   ...commerceEvents,
 } as const;
 

@@ -8,6 +8,7 @@ import { heartbeat } from './heartbeat';
 import { hostile } from './hostile';
 import { listLiveStreams } from './streams';
 import { rateLimits } from './rate-limits';
+import { mpesaCallback } from './mpesa-callback';
 import { paymentConfirmations, ticketRush } from './ticketing';
 import { publicEventPage, signedInRead } from './ticketing-reads';
 import type { Scenario } from './types';
@@ -27,6 +28,7 @@ export const SCENARIOS: Scenario[] = [
   listLiveStreams,
   ticketRush,
   paymentConfirmations,
+  mpesaCallback,
   merchRush,
   publicEventPage,
   signedInRead,

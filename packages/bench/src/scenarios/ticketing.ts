@@ -86,6 +86,9 @@ export const ticketRush: Scenario = {
   },
 };
 
+/** The simulator's confirmations per second in this run, for the M-Pesa scenario to compare with. */
+export const simulatorConfirmations: { perSecond?: number } = {};
+
 /**
  * The simulator confirming 2,000 pending orders at once (`POST /v1/checkout/sessions/{id}/pay`, the success
  * card), after 200 others as a warm-up; then each session is paid again, which must answer
@@ -108,6 +111,7 @@ export const paymentConfirmations: Scenario = {
     await settle(ctx.databaseUrl);
     const warmUp = await burst(ctx.svc, ctx.connections, sessions.slice(ORDERS).map(pay));
     const { result, answers } = await burst(ctx.svc, ctx.connections, sessions.slice(0, ORDERS).map(pay));
+    simulatorConfirmations.perSecond = result.requestsPerSecond;
     const notPaid = failures([...warmUp.answers, ...answers], (a) => a.status === 200 && a.body?.data?.payment?.status === 'succeeded');
     // Every session once more: a confirmation that arrives twice must not pay twice.
     const again = await burst(ctx.svc, ctx.connections, sessions.slice(0, Math.min(200, ORDERS)).map(pay));

@@ -1,3 +1,4 @@
+import type { DarajaFake } from '../../../server/test/kit/fakes/daraja-fake';
 import type { Api } from '../api';
 import type { Load, Result } from '../measure';
 import type { Running } from '../processes';
@@ -23,6 +24,8 @@ export interface Context {
   ticketingScale: number;
   /** Paid orders the analytics-at-scale scenario seeds (twice as many tickets). */
   analyticsOrders: number;
+  /** The local Daraja every server process of the run reaches through `MPESA_API_URL`. */
+  daraja: DarajaFake;
 }
 
 export type Measure = (request: Load['request']) => Promise<Result>;

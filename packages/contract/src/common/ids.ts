@@ -47,6 +47,8 @@ export const ID_PREFIXES = {
   content_approval: 'apr',
   // Whitelabel
   domain: 'dom',
+  // Orders
+  line_item: 'li',
   // Commerce
   product: 'prd',
   product_variant: 'var',

@@ -83,6 +83,13 @@ export const refundsContract = c.router(
         reason: z.string().max(500).optional(),
         payment: z.string().max(255).optional().describe('The `pay_` whose money goes back; default: the newest succeeded payment with money left.'),
         manual: z.boolean().optional().describe('The money went back outside the service: recorded `succeeded` at once, no provider call.'),
+        line_items: z
+          .array(z.object({ id: z.string().max(255).describe('The `li_` id.'), quantity: z.number().int().min(1) }))
+          .min(1)
+          .max(50)
+          .optional()
+          .describe('Units returned: counted in the lines\' `quantity_refunded` (at most what is left of each: `422 validation_failed`, `param: line_items.N.quantity`); `amount` then defaults to those units\' paid share.'),
+        restock: z.boolean().optional().describe('Product orders: the returned units go back to stock when the refund succeeds (default true).'),
         metadata: MetadataSchema.optional(),
       }),
       responses: { 201: dataOf(RefundSchema), ...errors, ...errorResponses(404, 409, 422) },

@@ -37,6 +37,7 @@ import * as requestLogs from './migrations/2026_12_02_80_request_logs';
 import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
+import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 import * as commerce from './migrations/2026_12_03_50_commerce';
 import * as productOrders from './migrations/2026_12_03_51_product_orders';
 
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_02_80_request_logs': requestLogs,
   '2026_12_03_10_payment_inbound': paymentInbound,
   '2026_12_03_20_payment_attempt_keys': paymentAttemptKeys,
+  '2026_12_03_30_order_kinds': orderKinds,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
   '2026_12_03_50_commerce': commerce,
   '2026_12_03_51_product_orders': productOrders,

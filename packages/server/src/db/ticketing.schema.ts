@@ -117,8 +117,11 @@ export interface OrdersTable {
   code: string;
   status: OrderStatus;
   organization_id: string;
-  event_id: string;
-  ticket_type_id: string;
+  /** `ticket`, `product` or `subscription` (products-api § 3.1). */
+  kind: Generated<OrderKind>;
+  /** Ticket orders only (`null` for the other kinds). */
+  event_id: string | null;
+  ticket_type_id: string | null;
   slot_id: string | null;
   quantity: number;
   /** Tickets issued (quantity × admits): what the order takes from each bucket. */
@@ -129,6 +132,11 @@ export interface OrdersTable {
   coupon_state: 'held' | 'redeemed' | 'released' | null;
   amount_total: number;
   amount_discount: Generated<number>;
+  amount_shipping: Generated<number>;
+  /** total + discount − shipping, kept by the database. */
+  amount_subtotal: ColumnType<number, never, never>;
+  /** The `sub_` of a subscription order. */
+  subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   amount_paid: Generated<number>;
   amount_refunded: Generated<number>;
   /** Refunds still on their way back: not refundable again. */
@@ -147,6 +155,31 @@ export interface OrdersTable {
   paid_at: Date | null;
   cancelled_at: Date | null;
   expired_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type OrderKind = 'ticket' | 'product' | 'subscription';
+
+/** A line of an order (`li_`); a ticket order's one line has the order's id with `li_` for `ord_`. */
+export interface LineItemsTable {
+  id: string;
+  tenant_id: string;
+  livemode: boolean;
+  order_id: string;
+  position: Generated<number>;
+  kind: OrderKind;
+  description: string;
+  quantity: number;
+  unit_amount: number;
+  amount_subtotal: number;
+  amount_discount: Generated<number>;
+  amount_total: number;
+  currency: string;
+  quantity_refunded: Generated<number>;
+  ticket: ColumnType<{ event: string; ticket_type: string; event_slot: string | null } | null, string | null | undefined, string | null>;
+  product: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  subscription: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -275,6 +308,10 @@ export interface RefundsTable {
   order_counted: Generated<boolean>;
   metadata: ColumnType<Record<string, string>, string | undefined, string>;
   updated_at: Timestamp;
+  /** `[{line_item, quantity}]`: the units this refund returns (held on the lines while it is pending). */
+  line_items: ColumnType<{ line_item: string; quantity: number }[], string | undefined, string>;
+  /** Whether the returned units go back to stock when the refund succeeds. */
+  restock: Generated<boolean>;
 }
 
 export interface EventPageViewsTable {
@@ -296,6 +333,7 @@ export interface TicketingTables {
   coupons: CouponsTable;
   capacity_buckets: CapacityBucketsTable;
   orders: OrdersTable;
+  line_items: LineItemsTable;
   tickets: TicketsTable;
   checkout_sessions: CheckoutSessionsTable;
   payments: PaymentsTable;

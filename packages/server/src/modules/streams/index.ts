@@ -1,6 +1,7 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 // Assets answer `assertPlayable` (sessions of other modules too) through the owner this file registers.
 import './assets/asset-playback-owner';
+import './live-streams/live-stream-playback-owner';
 import { streamsMediaJobs } from './assets/media-jobs';
 import { reconnectWindowJob } from './live-streams/reconnect-window.job';
 import { VideoNetworks } from './network/video-networks';

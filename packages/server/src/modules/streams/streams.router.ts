@@ -3,6 +3,7 @@ import { contract } from '@svc/contract';
 import type { AppContext } from '../../core/context';
 import { assetsRouter } from './assets/assets.router';
 import './assets/asset-playback-owner';
+import './live-streams/live-stream-playback-owner';
 import { clipsRouter } from './clips/clips.router';
 import { liveStreamsRouter } from './live-streams/live-streams.router';
 import { momentsRouter } from './moments/moments.router';

@@ -16,20 +16,30 @@ export const applyNotificationJob = defineJob({
   expireInSeconds: 120,
 });
 
+/** Rows of one batch applied at once, per worker loop (two loops: at most eight settling transactions). */
+const APPLY_CONCURRENCY = 4;
+
 export const applyNotificationJobs = (ctx: AppContext): JobDefinition<any>[] => [
   {
     ...applyNotificationJob,
     work: { workers: 2, batchSize: 10 },
     handler: async (payloads: Array<{ id: string }>) => {
-      // One row's failure must not redo the rows applied before it: each is tried, then the first error is thrown.
+      // Most of an application is waiting for the provider's query (hundreds of ms at Daraja), so a batch's rows
+      // are applied a few at a time; each holds a database connection only for its own settling transaction.
+      // One row's failure must not redo the rows applied beside it: each is tried, then the first error is thrown.
       let failure: unknown;
-      for (const { id } of payloads) {
-        try {
-          await applyNotification(ctx, id);
-        } catch (err) {
-          failure ??= err;
+      let next = 0;
+      const lane = async () => {
+        while (next < payloads.length) {
+          const { id } = payloads[next++]!;
+          try {
+            await applyNotification(ctx, id);
+          } catch (err) {
+            failure ??= err;
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(APPLY_CONCURRENCY, payloads.length) }, lane));
       if (failure) throw failure;
     },
   },

@@ -15,7 +15,7 @@ export function serializeRefund(row: RefundRow): Refund {
     failure_message: row.failure_message,
     payment: row.payment_id,
     source: row.source,
-    line_items: [],
+    line_items: row.line_items ?? [],
     provider: row.provider,
     provider_reference: row.provider_reference,
     metadata: row.metadata ?? {},

@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/database';
 import type { AssetsTable, DB } from '../../../db/schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
-import { playbackIdRefsIn } from '../playback-ids/playback-ids.service';
+import { playbackIdRefsIn } from '../playback-ids/playback-id-rows';
 
 export type AssetRow = Selectable<AssetsTable>;
 type PlaybackIdRef = Asset['playback_ids'][number];

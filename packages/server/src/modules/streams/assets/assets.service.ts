@@ -6,7 +6,7 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
-import { addPlaybackId } from '../playback-ids/playback-ids.service';
+import { addPlaybackId } from '../playback-ids/playback-id-rows';
 import { afterNetworkCreated, finishProcessing, SIMULATED_DEFAULT_DURATION_S } from './asset-processing';
 import * as repo from './assets.repository';
 import { emitAssetEvent, presentAsset, presentAssets, type AssetRow } from './assets.serializer';

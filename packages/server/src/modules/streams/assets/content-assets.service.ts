@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/database';
 import type { Scope } from '../../../core/scope';
-import { playbackIdRefsIn } from '../playback-ids/playback-ids.service';
+import { playbackIdRefsIn } from '../playback-ids/playback-id-rows';
 import type { StreamsDeps } from '../streams-deps';
 import { findAssetsByIds } from './assets.repository';
 

@@ -4,7 +4,7 @@ import type { LiveStreamRow } from '../../../db/streams-live.schema';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { VideoNetworks } from '../network/video-networks';
-import { addPlaybackId } from '../playback-ids/playback-ids.service';
+import { addPlaybackId } from '../playback-ids/playback-id-rows';
 import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { finishProcessing } from './asset-processing';
 import * as repo from './assets.repository';

@@ -8,7 +8,7 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
-import { addPlaybackId } from '../playback-ids/playback-ids.service';
+import { addPlaybackId } from '../playback-ids/playback-id-rows';
 import { afterNetworkCreated } from '../assets/asset-processing';
 import { emitAssetEvent, type AssetRow } from '../assets/assets.serializer';
 import { addAsset, getAssetRow } from '../assets/assets.service';

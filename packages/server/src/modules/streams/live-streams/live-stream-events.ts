@@ -5,7 +5,7 @@ import type { DB } from '../../../db/schema';
 import type { LiveStreamRow } from '../../../db/streams-live.schema';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
-import { playbackIdRefsIn } from '../playback-ids/playback-ids.service';
+import { playbackIdRefsIn } from '../playback-ids/playback-id-rows';
 import * as repo from './live-streams.repository';
 import { serializeLiveStreamForEvent, type LiveStreamRelations } from './live-streams.serializer';
 

@@ -14,7 +14,7 @@ import type { Scope } from '../../../core/scope';
 import type { VersionedPages } from '../../../core/versioned-pages';
 import { callNetwork } from '../network/video-networks';
 import type { VideoNetwork } from '../network/video-network';
-import { addPlaybackId, removePlaybackIdsOf } from '../playback-ids/playback-ids.service';
+import { addPlaybackId, removePlaybackIdsOf } from '../playback-ids/playback-id-rows';
 import type { StreamsDeps } from '../streams-deps';
 import { broadcastEnded } from './broadcast-hooks';
 import { emitLiveStreamEvent, loadRelations } from './live-stream-events';

@@ -108,14 +108,4 @@ export async function linkForPlayable(
 /** The playback ids of each resource (live stream or asset), by resource id, in id order. */
 export const playbackIdRefsOf = (deps: Pick<StreamsDeps, 'db'>, scope: Scope, resourceIds: string[]) => repo.listPlaybackIdRefs(deps.db, scope, resourceIds);
 
-// The door other Streams resources use to their playback ids; the repository stays this folder's own.
-
-/** Adds a playback id to a new live stream or asset, in the caller's transaction. */
-export const addPlaybackId = (trx: Executor, scope: Scope, row: Parameters<typeof repo.insertPlaybackId>[2]) => repo.insertPlaybackId(trx, scope, row);
-
-/** Deletes a deleted live stream's playback ids, in the caller's transaction. */
-export const removePlaybackIdsOf = (trx: Executor, scope: Scope, of: Parameters<typeof repo.deletePlaybackIdsOf>[2]) =>
-  repo.deletePlaybackIdsOf(trx, scope, of);
-
-/** The playback ids of each resource, by resource id, read with `db` (a transaction too). */
-export const playbackIdRefsIn = (db: Executor, scope: Scope, resourceIds: string[]) => repo.listPlaybackIdRefs(db, scope, resourceIds);
+export { addPlaybackId, removePlaybackIdsOf, playbackIdRefsIn } from './playback-id-rows';

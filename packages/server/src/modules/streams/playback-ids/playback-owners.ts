@@ -4,9 +4,6 @@ import type { DB } from '../../../db/schema';
 import { ApiError } from '../../../core/errors';
 import { objectTypeOfId } from '@svc/contract';
 import type { Scope } from '../../../core/scope';
-import { emitLiveStreamEvent } from '../live-streams/live-stream-events';
-import { lockLiveStream } from '../live-streams/live-stream-transitions';
-import { findLiveStreamRow } from '../live-streams/live-stream-rows.service';
 import type { PlaybackIdRef } from './playback-ids.repository';
 
 /** What a player is about to play, once the resource agreed to be played. */
@@ -34,25 +31,13 @@ export interface PlaybackOwner {
   assertPlayable(db: Executor, scope: Scope, id: string): Promise<Playable>;
 }
 
-const liveStreamOwner: PlaybackOwner = {
-  column: 'live_stream_id',
-  lock: async (trx, scope, id) => lockLiveStream(trx, scope, id),
-  playbackIdsChanged: async (trx, scope, id, previous) => {
-    const row = await lockLiveStream(trx, scope, id);
-    await emitLiveStreamEvent(trx, scope, id, 'streams.live_stream.updated', { status: row.status, playback_ids: previous });
-  },
-  assertPlayable: async (db, scope, id) => {
-    const row = await findLiveStreamRow(db, scope, id);
-    if (!row) throw ApiError.notFound('live stream', id);
-    if (row.status === 'disabled') throw ApiError.of('stream_disabled', { message: `The live stream ${id} is disabled.` });
-    return { kind: 'live', provider: row.provider, audioOnly: row.audio_only, duration: null, providerRef: row.provider_ref };
-  },
-};
+/**
+ * Owners by object type: live streams and assets each register theirs (`live-stream-playback-owner.ts`,
+ * `asset-playback-owner.ts`), so that playback ids never import the resources that have them.
+ */
+const owners = new Map<string, PlaybackOwner>();
 
-/** Owners by object type; the assets module registers its own with `registerPlaybackOwner('asset', …)`. */
-const owners = new Map<string, PlaybackOwner>([['live_stream', liveStreamOwner]]);
-
-export function registerPlaybackOwner(type: 'asset', owner: PlaybackOwner): void {
+export function registerPlaybackOwner(type: 'live_stream' | 'asset', owner: PlaybackOwner): void {
   owners.set(type, owner);
 }
 

@@ -7,7 +7,7 @@ import { isIdOf, newId } from '../../../core/ids';
 import type { RequestRef } from '../../../core/request-context';
 import { withRequest, type Scope } from '../../../core/scope';
 import { callNetwork } from '../network/video-networks';
-import { addPlaybackId } from '../playback-ids/playback-ids.service';
+import { addPlaybackId } from '../playback-ids/playback-id-rows';
 import { afterNetworkCreated } from '../assets/asset-processing';
 import { addAsset } from '../assets/assets.service';
 import { emitAssetEvent } from '../assets/assets.serializer';

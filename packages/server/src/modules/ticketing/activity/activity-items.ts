@@ -32,7 +32,7 @@ export function purchaseItem(paid: OrderRow, tickets: readonly TicketRow[]): Pur
   if (paid.comp) return null;
   const first = tickets[0];
   const actor = shortNameOf(paid.buyer_name) ?? shortNameOf([first?.first_name, first?.last_name].filter(Boolean).join(' '));
-  return { event: { ...paid, id: paid.event_id }, actor, quantity: paid.seats };
+  return { event: { ...paid, id: paid.event_id! }, actor, quantity: paid.seats };
 }
 
 export interface PurchaseItem {
@@ -59,7 +59,7 @@ export const recordEventPublished = (db: Executor, event: EventRef) => insertIte
  */
 export async function recordIfSoldOut(db: Executor, order: OrderRow, held: readonly { id: string; capacity: number | null; held: number; sold: number }[]) {
   const e = held.find((b) => b.id === `e:${order.event_id}`);
-  if (e && e.capacity !== null && e.held + e.sold >= e.capacity) await insertItem(db, { ...order, id: order.event_id }, 'event_sold_out');
+  if (e && e.capacity !== null && e.held + e.sold >= e.capacity) await insertItem(db, { ...order, id: order.event_id! }, 'event_sold_out');
 }
 
 /** Published events starting within the hour get their `event_starting` item (once: the unique index). */

@@ -19,6 +19,7 @@ import { presentOrder } from '../orders/orders.serializer';
 import type { OrganizerCaller } from '../organizer/organizer-access';
 import { newOrderCode, newTicketSecret, ticketSecretHash } from '../tickets/ticket-secrets';
 import { insertTickets } from '../tickets/ticket-rows.service';
+import { ticketLineItemRow } from '../orders/order-rows.service';
 import { INVITE_TEMPLATE } from './delivery-statuses';
 
 const invalid = (param: string, message: string) => ApiError.of('validation_failed', { param, message, details: { [param]: [message] } });
@@ -87,7 +88,8 @@ export async function addAttendee(ctx: AppContext, caller: OrganizerCaller, ref:
     });
     const id = newId('ticket');
     const secret = newTicketSecret();
-    const [ticket] = await insertTickets(trx, scope, [
+    const withLine = trx.with('new_line_item', (q) => q.insertInto('line_items').values(ticketLineItemRow(order, ticketType.name)).returning('id'));
+    const [ticket] = await insertTickets(withLine, scope, [
       {
         id,
         order_id: order.id,

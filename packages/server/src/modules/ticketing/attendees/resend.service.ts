@@ -38,7 +38,7 @@ export async function resendTicket(ctx: AppContext, caller: OrganizerCaller, ref
       }
     }
     const ticket = await scoped(trx, scope).selectFrom('tickets').select(['id', 'secret_sealed']).where('id', '=', row.id).executeTakeFirstOrThrow();
-    const event = (await findEventById(trx, scope, order.event_id))!;
+    const event = (await findEventById(trx, scope, order.event_id!))!;
     const name = [row.first_name, row.last_name].filter(Boolean).join(' ');
     await writeMessage(trx, scope, {
       channel: 'email',

@@ -54,7 +54,7 @@ export async function approveAttendee(ctx: AppContext, caller: OrganizerCaller, 
       .set({ review_status: 'approved', reviewed_at: nowOf(ctx), updated_at: new Date() })
       .where('id', '=', row.id)
       .execute();
-    return presentDetail(trx, scope, await attendeeRow(trx, scope, order.event_id, attendeeId));
+    return presentDetail(trx, scope, await attendeeRow(trx, scope, order.event_id!, attendeeId));
   });
 }
 
@@ -80,7 +80,7 @@ async function giveBackSeat(trx: Transaction<DB>, ctx: AppContext, scope: Scope,
     .executeTakeFirst();
   if (Number(moved.numUpdatedRows) !== 1) return;
   await releaseSeats(trx, order.bucket_ids, 1, order.seats_state);
-  seatsFreed(ctx, order.event_id);
+  seatsFreed(ctx, order.event_id!);
   if (order.seats_state === 'sold') await uncountTickets(trx, order, 1);
 }
 
@@ -121,6 +121,6 @@ export async function rejectAttendee(ctx: AppContext, caller: OrganizerCaller, r
         await releaseOrderAs(trx, ctx, scope, order, 'cancelled');
       }
     }
-    return presentDetail(trx, scope, await attendeeRow(trx, scope, order.event_id, attendeeId));
+    return presentDetail(trx, scope, await attendeeRow(trx, scope, order.event_id!, attendeeId));
   });
 }

@@ -8,6 +8,7 @@ import { sendInTransaction, type TransactionalJob } from '../../../jobs/send-in-
 import { recordIfSoldOut } from '../activity/activity-items';
 import { holdLockedSeats, lockBuckets, type HeldBucket } from '../capacity/capacity-buckets';
 import { insertOrdersIfCodesFree, type OrderRow } from '../orders/order-rows.service';
+import { ticketLineItem, ticketLineItemRow } from '../orders/order-rows.service';
 import { serializeOrder } from '../orders/orders.serializer';
 import { newOrderCode } from '../tickets/ticket-secrets';
 import { insertTickets, type TicketRow } from '../tickets/ticket-rows.service';
@@ -101,8 +102,11 @@ export async function takeTogether(ctx: AppContext, items: BookItem[]): Promise<
       return ticketRowsOf(ctx, items[i]!.request, order.id);
     });
     const sessionRows = [...sessions.values()].filter((s) => s !== null);
+    // Each order's line goes in with the tickets and sessions, in one statement.
+    const lineRows = [...taken].map((i) => ticketLineItemRow(rows.get(orders[i]!.id)!, items[i]!.request.t.ticketType.name));
+    const withLines = trx.with('new_line_items', (q) => q.insertInto('line_items').values(lineRows).returning('id'));
     const tickets = await insertTickets(
-      sessionRows.length ? trx.with('new_checkout_sessions', (q) => q.insertInto('checkout_sessions').values(sessionRows).returning('id')) : trx,
+      sessionRows.length ? withLines.with('new_checkout_sessions', (q) => q.insertInto('checkout_sessions').values(sessionRows).returning('id')) : withLines,
       scope,
       newTickets,
     );
@@ -113,9 +117,11 @@ export async function takeTogether(ctx: AppContext, items: BookItem[]): Promise<
     const answers = items.map((item, i): Booked | ItemFailure => {
       if (!taken.has(i)) return refused();
       const order = rows.get(orders[i]!.id)!;
-      const booking = serializeOrder(order, (ticketsOf.get(order.id) ?? []).sort((a, b) => a.position - b.position), null);
       const session = sessions.get(i);
-      return { booking, payment: session ? checkoutUrl(linkBases[i]!, session.id) : [] };
+      const url = session ? checkoutUrl(linkBases[i]!, session.id) : null;
+      const line = ticketLineItem(order, items[i]!.request.t.ticketType.name);
+      const booking = serializeOrder(order, (ticketsOf.get(order.id) ?? []).sort((a, b) => a.position - b.position), null, [line], { checkoutUrl: url });
+      return { booking, payment: url ?? [] };
     });
     await emitPreparedEvents(
       trx,

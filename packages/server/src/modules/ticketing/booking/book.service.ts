@@ -15,6 +15,7 @@ import { discountOf, holdCouponUse, usableCoupon } from '../capacity/coupon-uses
 import { markOrderPaid, nowOf } from '../orders/order-transitions';
 import { insertOrderIfCodeFree, type NewOrder, type OrderRow } from '../orders/order-rows.service';
 import { serializeOrder } from '../orders/orders.serializer';
+import { ticketLineItem, ticketLineItemRow } from '../orders/order-rows.service';
 import { publicReadsOf } from '../public/public-parts';
 import { newOrderCode } from '../tickets/ticket-secrets';
 import { insertTickets } from '../tickets/ticket-rows.service';
@@ -50,16 +51,19 @@ async function createOrder(ctx: AppContext, scope: Scope, request: BookingReques
   return ctx.db.transaction().execute(async (trx) => {
     const order = await insertWithCode(trx, scope, orderRowOf(request));
     const session = sessionRowOf(scope, request, order);
-    // The checkout session goes in with the tickets (a booking names at least one attendee), in one statement.
+    const line = ticketLineItem(order, t.ticketType.name);
+    // The checkout session and the order's line go in with the tickets (a booking names at least one attendee),
+    // in one statement.
+    const withLine = trx.with('new_line_item', (q) => q.insertInto('line_items').values(ticketLineItemRow(order, t.ticketType.name)).returning('id'));
     const tickets = await insertTickets(
-      session ? trx.with('new_checkout_session', (q) => q.insertInto('checkout_sessions').values(session).returning('id')) : trx,
+      session ? withLine.with('new_checkout_session', (q) => q.insertInto('checkout_sessions').values(session).returning('id')) : withLine,
       scope,
       ticketRowsOf(ctx, request, order.id),
     );
     const expiry = expiryJobOf(scope, request, order.id);
     if (expiry) await sendInTransaction(trx, [expiry]);
     tickets.sort((a, b) => a.position - b.position);
-    const created = serializeOrder(order, tickets, p.coupon?.code ?? null);
+    const created = serializeOrder(order, tickets, p.coupon?.code ?? null, [line], { checkoutUrl: session ? checkoutUrl(linkBase, session.id) : null });
     await emitEvent(trx, scope, { type: 'events.order.created', subject: order.id, object: created });
     // The holds come last (a refusal rolls back all of the above), so the hot bucket rows stay locked for as
     // short a time as possible: from here to the commit.

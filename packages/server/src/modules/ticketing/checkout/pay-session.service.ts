@@ -106,11 +106,10 @@ function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput,
     const { order, event, ticketType } = await lockOrderWithCatalogue(trx, session.order_id);
     const ended = order.status !== 'pending' && order.status !== 'expired';
     // A paid order's session says so; any other ended order (or a cancelled event) cannot be paid at all.
-    if ((ended && order.status !== 'paid') || event.status === 'cancelled') {
-      throw ApiError.of('order_not_payable', { details: { status: order.status, event_status: event.status } });
-    }
+    const details = event ? { status: order.status, event_status: event.status } : { status: order.status };
+    if ((ended && order.status !== 'paid') || event?.status === 'cancelled') throw ApiError.of('order_not_payable', { details });
     await claimSession(trx, session, order, outcome);
-    if (ended) throw ApiError.of('order_not_payable', { details: { status: order.status, event_status: event.status } });
+    if (ended) throw ApiError.of('order_not_payable', { details });
     const { state } = outcome;
     const row = await recordPayment(trx, scope, {
       orderId: order.id,
@@ -134,7 +133,7 @@ function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput,
       return { payment, redirect_to: null, next_action: null };
     }
     if (state.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id), next_action: payment.next_action };
-    const applied = await applyPayment(trx, ctx, scope, order, row.amount, { event, ticketType });
+    const applied = await applyPayment(trx, ctx, scope, order, row.amount, event ? { event, ticketType } : undefined);
     const late = order.status === 'expired';
     const paid = late ? await markLate(trx, scope, row.id) : payment;
     await emitEvent(trx, scope, { type: 'payments.payment.succeeded', subject: row.id, object: paid });

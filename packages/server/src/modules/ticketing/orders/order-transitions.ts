@@ -14,6 +14,7 @@ import { seatsFreed } from '../public/public-event-changed';
 import { issuePaidTickets, issuePaidTicketsOfOrders, revokeTicketHolders } from './order-holders';
 import { writePaidOrderMessages, writePaidOrdersMessages } from './order-messages';
 import { findOrder, transitionOrder, type OrderRow } from './orders.repository';
+import { ticketLineItem } from './line-items.repository';
 import { presentOrder, serializeOrder } from './orders.serializer';
 
 export const nowOf = (ctx: Pick<AppContext, 'clock'>) => (ctx.clock ? ctx.clock() : new Date());
@@ -58,10 +59,13 @@ export interface LockedOrder {
   ticketType: TicketTypeRow;
 }
 
-/** The order as shown from the tickets just written (all of them: an unpaid order's tickets all become valid). */
-async function shownOrder(trx: Transaction<DB>, scope: Scope, paid: OrderRow, tickets: readonly TicketRow[]): Promise<Order> {
+/**
+ * The order as shown from the tickets just written (all of them: an unpaid order's tickets all become valid) and
+ * its line (nothing of an order being paid was refunded yet, so the line is as booking wrote it).
+ */
+async function shownOrder(trx: Transaction<DB>, scope: Scope, paid: OrderRow, tickets: readonly TicketRow[], ticketType: TicketTypeRow): Promise<Order> {
   if (paid.coupon_id || tickets.length !== paid.seats) return presentOrder(trx, scope, paid);
-  return serializeOrder(paid, [...tickets].sort((a, b) => a.position - b.position), null);
+  return serializeOrder(paid, [...tickets].sort((a, b) => a.position - b.position), null, [ticketLineItem(paid, ticketType.name)]);
 }
 
 /**
@@ -98,11 +102,11 @@ export async function markOrderPaid(
     paid = (await transitionOrder(trx, scope, order.id, { status: ['pending', 'expired'] }, paidValues))!;
   }
   const unpaid = await lockTicketsOfOrders(trx, scope, [order.id], ['pending_payment', 'void']);
-  const event = opts.locked?.event ?? (await findEventById(trx, scope, order.event_id))!;
-  const ticketType = opts.locked?.ticketType ?? (await findTicketType(trx, scope, order.event_id, order.ticket_type_id))!;
+  const event = opts.locked?.event ?? (await findEventById(trx, scope, order.event_id!))!;
+  const ticketType = opts.locked?.ticketType ?? (await findTicketType(trx, scope, order.event_id!, order.ticket_type_id!))!;
   const holders = await issuePaidTickets(trx, scope, paid, unpaid, event, ticketType, now);
   await writePaidOrderMessages(trx, scope, ctx, paid, holders.tickets, event, ticketType);
-  const shown = await shownOrder(trx, scope, paid, holders.tickets);
+  const shown = await shownOrder(trx, scope, paid, holders.tickets, ticketType);
   // The stream's grants and the order's event in one statement.
   await emitPreparedEvents(trx, [
     ...holders.events,
@@ -165,7 +169,7 @@ export async function markHeldOrdersPaid(
   const holders = await issuePaidTicketsOfOrders(trx, scope, orders, now);
   await writePaidOrdersMessages(trx, scope, ctx, orders.map((o, i) => ({ ...o, tickets: holders[i]!.tickets })));
   const shown: Order[] = [];
-  for (const [i, o] of orders.entries()) shown.push(await shownOrder(trx, scope, o.order, holders[i]!.tickets));
+  for (const [i, o] of orders.entries()) shown.push(await shownOrder(trx, scope, o.order, holders[i]!.tickets, o.ticketType));
   const withRequest = (e: PreparedEvent, i: number): PreparedEvent => ({ ...e, envelope: { ...e.envelope, request: requests[i] ?? null } });
   await emitPreparedEvents(trx, [
     ...holders.flatMap((h, i) => h.events.map((e) => withRequest(e, i))),
@@ -191,7 +195,7 @@ export async function releaseOrder(trx: Transaction<DB>, ctx: Pick<AppContext, '
   for (const from of ['held', 'sold'] as const) {
     if (await transitionOrder(trx, scope, order.id, { seats_state: from }, { seats_state: 'released' })) {
       await releaseSeats(trx, order.bucket_ids, order.seats, from);
-      seatsFreed(ctx, order.event_id);
+      seatsFreed(ctx, order.event_id!);
       if (from === 'sold') await uncountSale(trx, order);
     }
   }

@@ -9,6 +9,8 @@ import { giveUpHostedAttempts } from '../../payments';
 import { findEventByRef } from '../booking/catalogue-reads';
 import { readableOrganizations, requireEventPermission, type OrganizerCaller } from '../organizer/organizer-access';
 import { nowOf, releaseOrder } from './order-transitions';
+import { releaseKindOrder } from './kind-transitions';
+import { orderEventType } from './order-kinds';
 import * as repo from './orders.repository';
 import { presentOrder, presentOrders } from './orders.serializer';
 
@@ -20,13 +22,13 @@ async function getRow(ctx: AppContext, caller: OrganizerCaller, id: string, leve
   return row;
 }
 
-export const getOrder = async (ctx: AppContext, caller: OrganizerCaller, id: string) => presentOrder(ctx.db, caller.scope, await getRow(ctx, caller, id));
+export const getOrder = async (ctx: AppContext, caller: OrganizerCaller, id: string) => presentOrder(ctx.db, caller.scope, await getRow(ctx, caller, id), ctx);
 
 export async function getOrderByExternalId(ctx: AppContext, caller: OrganizerCaller, externalId: string): Promise<Order> {
   const row = await repo.findOrderBy(ctx.db, caller.scope, 'external_id', externalId);
   if (!row) throw ApiError.notFound('order with external_id', externalId);
   await requireEventPermission(ctx, caller, row.organization_id, 'read');
-  return presentOrder(ctx.db, caller.scope, row);
+  return presentOrder(ctx.db, caller.scope, row, ctx);
 }
 
 export interface ListOrdersQuery {
@@ -47,7 +49,7 @@ export async function listOrders(ctx: AppContext, caller: OrganizerCaller, query
   }
   const filters = { eventId, organizations: organizations ?? undefined, status: query.status, customer: query.customer, created: query.created };
   const result = await repo.listOrders(ctx.db, scope, filters, page);
-  return { ...result, data: await presentOrders(ctx.db, scope, result.data) };
+  return { ...result, data: await presentOrders(ctx.db, scope, result.data, ctx) };
 }
 
 const invalidState = (status: string, action: string) =>
@@ -64,11 +66,13 @@ async function endPendingOrder(ctx: AppContext, scope: Scope, id: string, to: 'e
     const before = await repo.findOrder(trx, scope, id, { forUpdate: true });
     if (!before || before.status !== 'pending') return null;
     if (to === 'expired' && !force && (!before.expires_at || before.expires_at.getTime() > now.getTime())) return null;
-    await repo.transitionOrder(trx, scope, id, { status: ['pending'] }, to === 'expired' ? { status: 'expired', expired_at: now } : { status: 'cancelled', cancelled_at: now });
-    const released = await releaseOrder(trx, ctx, scope, id);
+    const moved = await repo.transitionOrder(trx, scope, id, { status: ['pending'] }, to === 'expired' ? { status: 'expired', expired_at: now } : { status: 'cancelled', cancelled_at: now });
+    // A ticket order gives back its seats, coupon and tickets; another kind's module gives back what it held.
+    const released = before.kind === 'ticket' ? await releaseOrder(trx, ctx, scope, id) : moved!;
+    if (before.kind !== 'ticket') await releaseKindOrder(trx, ctx, scope, released, to);
     await trx.updateTable('checkout_sessions').set({ status: 'expired' }).where('order_id', '=', id).where('status', '=', 'open').execute();
     const order = await presentOrder(trx, scope, released);
-    await emitEvent(trx, scope, { type: `events.order.${to}`, subject: id, object: order, previousAttributes: { status: 'pending' } });
+    await emitEvent(trx, scope, { type: orderEventType(before.kind, to), subject: id, object: order, previousAttributes: { status: 'pending' } });
     return order;
   });
   // A provider's hosted page of the order is given up after the commit (no provider call holds the order's lock).

@@ -6,6 +6,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import { markHeldOrdersPaid, markOrderPaid, releaseOrder, type EventRequest, type LockedOrder } from '../orders/order-transitions';
 import type { OrderRow } from '../orders/order-rows.service';
+import { releaseKindOrder } from '../orders/kind-transitions';
 import { presentOrder } from '../orders/orders.serializer';
 
 export type { EventRequest, LockedOrder, OrderRow };
@@ -81,7 +82,9 @@ export async function releaseOrderAs(
     .returningAll()
     .executeTakeFirst();
   if (!moved) return undefined;
-  return releaseOrder(trx, ctx, scope, order.id);
+  if (moved.kind === 'ticket') return releaseOrder(trx, ctx, scope, order.id);
+  await releaseKindOrder(trx, ctx, scope, moved, to);
+  return moved;
 }
 
 export const orderObject = (trx: Transaction<DB>, scope: Scope, order: OrderRow): Promise<Order> => presentOrder(trx, scope, order);

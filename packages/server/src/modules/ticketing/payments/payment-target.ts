@@ -6,6 +6,7 @@ import { latePaymentPolicy, refundPayment, type PaymentRow, type PaymentTarget, 
 import { lockOrderWithCatalogue } from '../checkout/checkout-sessions.service';
 import { orderAfterRefund } from '../refunds/order-after-refund';
 import { settleOrderRefund } from '../refunds/refund-accounting';
+import { freeRefundUnits, reportRefundedUnits, unitsOfRefund } from '../refunds/refund-lines';
 import { applyPayment } from './apply-payment';
 
 /**
@@ -21,7 +22,7 @@ async function paymentSucceeded(trx: Transaction<DB>, ctx: AppContext, scope: Sc
   };
   const late = order.status !== 'pending';
   if (order.status === 'cancelled') return giveBack('order_cancelled').then(() => ({ late }));
-  if (event.status === 'cancelled') return giveBack('event_cancelled').then(() => ({ late }));
+  if (event?.status === 'cancelled') return giveBack('event_cancelled').then(() => ({ late }));
   if ((order.status !== 'pending' && order.status !== 'expired') || order.amount_paid + payment.amount > order.amount_total) {
     return giveBack('duplicate_payment').then(() => ({ late: false }));
   }
@@ -34,7 +35,7 @@ async function paymentSucceeded(trx: Transaction<DB>, ctx: AppContext, scope: Sc
       .where('status', 'in', ['open', 'expired'])
       .execute();
   }
-  await applyPayment(trx, ctx, scope, order, payment.amount, { event, ticketType });
+  await applyPayment(trx, ctx, scope, order, payment.amount, event ? { event, ticketType } : undefined);
   return { late };
 }
 
@@ -43,7 +44,10 @@ async function refundSettled(trx: Transaction<DB>, ctx: AppContext, scope: Scope
   if (!refund.order_counted) return;
   const order = await scoped(trx, scope).selectFrom('orders').selectAll().where('id', '=', refund.order_id).forUpdate().executeTakeFirstOrThrow();
   const moved = await settleOrderRefund(trx, scope, order, refund);
-  if (refund.status === 'succeeded' && moved.amount_refund_pending === 0) await orderAfterRefund(trx, ctx, scope, moved);
+  // Its units were held on the lines when it was made: freed again, or reported to the order's kind.
+  if (refund.status !== 'succeeded') return freeRefundUnits(trx, scope, refund);
+  await reportRefundedUnits(trx, ctx, scope, moved, await unitsOfRefund(trx, scope, refund), refund.restock);
+  if (moved.amount_refund_pending === 0) await orderAfterRefund(trx, ctx, scope, moved, { restock: refund.restock });
 }
 
 export const ticketPaymentTarget: PaymentTarget = { paymentSucceeded, refundSettled };

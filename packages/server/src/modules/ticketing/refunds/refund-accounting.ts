@@ -21,6 +21,7 @@ export async function settleOrderRefund(trx: Transaction<DB>, scope: Scope, orde
     .where('id', '=', order.id)
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (succeeded) await countRefund(trx, moved, refund.amount, refund.created_at);
+  // The organizer's analytics count ticket revenue only.
+  if (succeeded && moved.kind === 'ticket') await countRefund(trx, moved, refund.amount, refund.created_at);
   return moved;
 }

@@ -8,6 +8,7 @@ import { requireEventPermission, type OrganizerCaller } from '../organizer/organ
 import type { Executor } from '../../../db/database';
 import { issueRefund } from './issue-refund';
 import { orderAfterRefund } from './order-after-refund';
+import { holdRefundUnits, paidShareOf, refundLinesOf, reportRefundedUnits } from './refund-lines';
 
 /** The order, if the caller may reach it: a member needs the permission in the order's organization. */
 async function orderFor(ctx: AppContext, db: Executor, caller: OrganizerCaller, id: string, level: 'read' | 'write') {
@@ -22,6 +23,8 @@ export interface CreateRefundInput {
   reason?: string;
   payment?: string;
   manual?: boolean;
+  line_items?: { id: string; quantity: number }[];
+  restock?: boolean;
   metadata?: Record<string, string>;
 }
 
@@ -37,7 +40,11 @@ export async function createRefund(ctx: AppContext, caller: OrganizerCaller, ord
     if ((order.status !== 'paid' && order.status !== 'partially_refunded') || refundable <= 0) {
       throw ApiError.of('order_not_refundable', { details: { status: order.status, refundable } });
     }
-    const amount = input.amount ?? refundable;
+    // Named units are taken on their lines first: two refunds racing for one unit count it once.
+    const units = input.line_items ? await holdRefundUnits(trx, scope, order.id, input.line_items) : [];
+    const restock = input.restock ?? true;
+    const amount = input.amount ?? (units.length ? Math.min(paidShareOf(units), refundable) : refundable);
+    if (amount <= 0) throw ApiError.of('validation_failed', { param: 'amount', message: 'Nothing was paid for these units: name an amount.' });
     // Checked again by the conditional update in issueRefund, which is what holds when refunds race.
     if (amount > refundable) throw ApiError.of('refund_amount_too_large', { param: 'amount', details: { refundable, order_refundable: refundable } });
     if (input.payment !== undefined && !isIdOf('payment', input.payment)) throw ApiError.notFound('payment', input.payment);
@@ -47,8 +54,20 @@ export async function createRefund(ctx: AppContext, caller: OrganizerCaller, ord
       if (!own) throw ApiError.notFound('payment', input.payment);
     }
     const issued = await issueRefund(trx, ctx, scope, order, amount, input.reason ?? null, { paymentId, manual: input.manual, metadata: input.metadata });
-    if (issued.refunds.every((r) => r.status === 'succeeded')) await orderAfterRefund(trx, ctx, scope, issued.order);
-    return serializeRefund(issued.refund);
+    let refund = issued.refund;
+    if (units.length || !restock) {
+      refund = await scoped(trx, scope)
+        .updateTable('refunds')
+        .set({ line_items: JSON.stringify(refundLinesOf(units)), restock })
+        .where('id', '=', refund.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    if (issued.refunds.every((r) => r.status === 'succeeded')) {
+      await reportRefundedUnits(trx, ctx, scope, issued.order, units, restock);
+      await orderAfterRefund(trx, ctx, scope, issued.order, { restock });
+    }
+    return serializeRefund(refund);
   });
 }
 

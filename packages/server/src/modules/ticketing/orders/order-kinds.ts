@@ -1,0 +1,87 @@
+import type { Order, OrderKind } from '@svc/contract';
+import type { Transaction } from 'kysely';
+import type { AppContext } from '../../../core/context';
+import type { Scope } from '../../../core/scope';
+import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
+import type { LineItemRow } from './line-items.repository';
+import type { OrderRow } from './orders.repository';
+
+/** Why an order stopped holding what it took: it expired unpaid, was cancelled, or everything paid was refunded. */
+export type ReleaseReason = 'expired' | 'cancelled' | 'refunded';
+
+/** Units a refund returned, each with the line as it was when the refund succeeded. */
+export interface RefundedUnits {
+  lineItems: { lineItem: LineItemRow; quantity: number }[];
+  /** The refund's `restock` (default true): put the units back where they came from. */
+  restock: boolean;
+}
+
+/**
+ * What the module that owns a non-ticket kind does when its order moves (products-api § 3.1). Ticketing owns the
+ * order row, its line items, its checkout session, its payments' counting, its status and its
+ * `{product}.order.*` events; the kind's module owns what the order holds (stock, grants, a subscription).
+ *
+ * Every hook runs inside the transaction that moved the order, after the order's status changed and while its
+ * row is locked; a hook that throws rolls the whole move back (the payment confirmation, expiry, cancel or
+ * refund is retried or refused as a whole). Hooks run once per move: the status change is a conditional update,
+ * so of two racing moves only one reaches them. They receive the order row as it is after the move.
+ */
+export interface OrderKindHandler {
+  kind: Exclude<OrderKind, 'ticket'>;
+  /**
+   * The order became `paid` (its last payment counted, or at creation when nothing is due, or a late payment
+   * `lateTakeBack` accepted): turn reservations into sales, grant, activate. Called before `{product}.order.paid`
+   * is recorded, so the event shows what this wrote.
+   */
+  paid(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow): Promise<void>;
+  /**
+   * The order gave up what it held: `expired` and `cancelled` from `pending` (reservations back), `refunded`
+   * once everything paid was returned (revoke grants, end the subscription). Units refunded are reported to
+   * `refunded` first, so `released(…, 'refunded')` need not return stock.
+   */
+  released(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow, reason: ReleaseReason): Promise<void>;
+  /**
+   * A refund succeeded that returned units of lines (named by the refund, or, when it leaves the order
+   * `refunded`, every unit not refunded before). `quantity_refunded` is already counted on the lines. Not called
+   * for a refund of an amount alone.
+   */
+  refunded?(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow, units: RefundedUnits): Promise<void>;
+  /**
+   * A payment succeeded after the order `expired` and the late-payment policy accepts it: take back what the
+   * order held if that is still possible (stock still free, subscription not ended). Answers `true` to go on and
+   * pay the order, or the refund's reason (`out_of_stock`, `subscription_ended`) to refund the payment and leave
+   * the order `expired`. Absent: a late payment is always accepted.
+   */
+  lateTakeBack?(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow): Promise<true | string>;
+  /**
+   * Fields the kind adds to the order as shown (e.g. `shipping_method`, `fulfillment_status`), for a page of
+   * its orders in one read. Answers them by order id; orders left out get nothing added.
+   */
+  serialize?(db: Executor, scope: Scope, orders: readonly OrderRow[]): Promise<Map<string, Partial<Order>>>;
+}
+
+const handlers = new Map<OrderKind, OrderKindHandler>();
+
+/**
+ * Registers the module that owns a kind of order; a module calls it from its `setup`. Registering a kind twice
+ * replaces the first (a test's stand-in).
+ */
+export function registerOrderKind(handler: OrderKindHandler): void {
+  handlers.set(handler.kind, handler);
+}
+
+/** The handler of a non-ticket kind; an order of a kind no module registered cannot move (its module is off). */
+export function orderKindHandler(kind: OrderKind): OrderKindHandler {
+  const handler = handlers.get(kind);
+  if (!handler) throw new Error(`no module handles orders of kind ${kind}`);
+  return handler;
+}
+
+export const registeredOrderKind = (kind: OrderKind): OrderKindHandler | undefined => handlers.get(kind);
+
+/** The product an order's events are named after: `events.order.*`, `commerce.order.*`, `fanbases.order.*`. */
+export const orderEventProduct = { ticket: 'events', product: 'commerce', subscription: 'fanbases' } as const satisfies Record<OrderKind, string>;
+
+export type OrderAction = 'created' | 'paid' | 'expired' | 'cancelled' | 'refunded';
+export const orderEventType = <A extends OrderAction>(kind: OrderKind, action: A) => `${orderEventProduct[kind]}.order.${action}` as `${(typeof orderEventProduct)[OrderKind]}.order.${A}`;
