@@ -1,9 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { commerceProductsContract, commerceSettingsContract, publicProductsContract } from './products.contract';
+import { productOrdersContract } from './orders.contract';
 
 export * from './products.schemas';
 export * from './products.contract';
 export * from './orders.schemas';
+export * from './orders.contract';
 
 const c = initContract();
 
@@ -12,4 +14,5 @@ export const commerceContract = c.router({
   products: commerceProductsContract,
   settings: commerceSettingsContract,
   public: publicProductsContract,
+  orders: productOrdersContract,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FULFILLMENT_STATUSES, FulfillmentSchema, SHIPPING_METHODS, ShippingAddressResponseSchema } from '../commerce/orders.schemas';
 
 export const ORDER_STATUSES = ['pending', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded'] as const;
 export const TICKET_STATUSES = ['pending_payment', 'valid', 'void'] as const;
@@ -95,6 +96,10 @@ export const OrderSchema = z
     customer: z.string().nullable().describe('The buyer\'s `cus_` id when signed in.'),
     attendees: z.array(OrderAttendeeSchema),
     subscription: z.string().nullable().describe('The `sub_` id of a subscription order, else `null`.'),
+    shipping_method: z.enum(SHIPPING_METHODS).nullable().describe('Product orders with a physical item: `delivery` or `pickup`; else `null`.'),
+    shipping_address: ShippingAddressResponseSchema.nullable().describe('A `delivery` order\'s address; else `null`.'),
+    fulfillment_status: z.enum(FULFILLMENT_STATUSES).nullable().describe('Product orders (a digital-only order is `fulfilled` when paid); else `null`.'),
+    fulfillment: FulfillmentSchema.nullable().describe('Product orders: carrier, tracking and when each step happened; else `null`.'),
     checkout_url: z.string().nullable().describe('The open checkout page while the order is `pending` with something due, else `null`.'),
     expires_at: z.string().nullable(),
     pay_later: z.boolean(),

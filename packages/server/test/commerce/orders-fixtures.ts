@@ -10,3 +10,24 @@ export const orderBody = (variant: string, quantity: number, i: number | string,
   shipping_address: address,
   ...extra,
 });
+
+import type { TestServer } from '../harness';
+import { expectStatus } from '../kit/expect';
+import { pk, sk, type Tenant } from './commerce-fixtures';
+
+let keys = 0;
+/** `POST /v1/orders` with a fresh Idempotency-Key, as a storefront (publishable key) unless `auth` says otherwise. */
+export const placeOrder = (t: TestServer, tenant: Tenant, body: Record<string, unknown>, auth: Record<string, string> = pk(tenant)) =>
+  t.http().post('/v1/orders').set(auth).set('Idempotency-Key', `order-${Date.now()}-${keys++}`).send(body);
+
+export const sessionOf = (order: { checkout_url: string | null }) => order.checkout_url!.slice(order.checkout_url!.lastIndexOf('/') + 1);
+
+/** Pays an order's checkout in the simulator with the success card. */
+export async function payOrder(t: TestServer, order: { checkout_url: string | null }) {
+  return expectStatus(await t.http().post(`/v1/checkout/sessions/${sessionOf(order)}/pay`).send({ method: 'card', card_number: '4242424242424242' }), 200).data;
+}
+
+export const readOrder = async (t: TestServer, tenant: Tenant, id: string) => expectStatus(await t.http().get(`/v1/orders/${id}`).set(sk(tenant)), 200).data;
+
+export const refundOrder = (t: TestServer, tenant: Tenant, id: string, body: Record<string, unknown> = {}) =>
+  t.http().post(`/v1/orders/${id}/refunds`).set(sk(tenant)).set('Idempotency-Key', `refund-${Date.now()}-${keys++}`).send(body);

@@ -23,5 +23,6 @@ export {
   grantEntitlementsInTransaction,
   revokeEntitlementInTransaction,
   revokeEntitlementsBySource,
+  revokeEntitlementsBySourceFor,
   type TransactionalGrant,
 } from './entitlements/transactional-grants';

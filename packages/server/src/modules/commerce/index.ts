@@ -1,5 +1,7 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { registerCapsuleMerch } from '../creators';
+import { registerOrderKind } from '../ticketing';
+import { productOrderKind } from './orders/product-order-kind';
 import { commerceRouter } from './commerce.router';
 import { capsuleMerch } from './public/public-products.service';
 import { recomputeReservedJob } from './stock/recompute-reserved.job';
@@ -10,7 +12,11 @@ import { recomputeReservedJob } from './stock/recompute-reserved.job';
  */
 export const commerceModule: ModuleDefinition = {
   name: 'commerce',
-  setup: (ctx) => registerCapsuleMerch(ctx, capsuleMerch),
+  setup: (ctx) => {
+    registerCapsuleMerch(ctx, capsuleMerch);
+    // Product orders are ticketing's orders of kind `product`: commerce holds, sells and gives back their stock.
+    registerOrderKind(productOrderKind);
+  },
   routers: (ctx) => ({ commerce: commerceRouter(ctx) }),
   jobs: (ctx) => [recomputeReservedJob(ctx)],
 };

@@ -68,3 +68,5 @@ export { registerOrderKind, orderEventType, type OrderKindHandler, type ReleaseR
 export { createOrder, type CreateOrderInput, type CreatedOrder, type NewOrderLine } from './orders/create-order.service';
 export { presentOrder, presentOrders } from './orders/orders.serializer';
 export { lineItemsOfOrders, serializeLineItem, type LineItemRow, type OrderRow } from './orders/order-rows.service';
+// Commerce locks a product order to move its fulfilment, and reads a page of them for its export.
+export { findOrder, findOrdersByIds } from './orders/order-rows.service';

@@ -120,6 +120,27 @@ export async function revokeEntitlementsBySource(trx: Transaction<DB>, scope: Sc
   return revokeWhere(trx, scope, now, (q) => q.where('source', '=', source).where('source_ref', '=', sourceRef));
 }
 
+/**
+ * `revokeEntitlementsBySource` narrowed to some resources: a refunded digital item of a product order loses the
+ * grants of its own resources, and the order's other items keep theirs.
+ */
+export async function revokeEntitlementsBySourceFor(
+  trx: Transaction<DB>,
+  scope: Scope,
+  source: EntitlementSource,
+  sourceRef: string,
+  resources: ReadonlyArray<{ type: 'ls' | 'ast'; id: string }>,
+  now: Date,
+) {
+  if (resources.length === 0) return 0;
+  return revokeWhere(trx, scope, now, (q) =>
+    q
+      .where('source', '=', source)
+      .where('source_ref', '=', sourceRef)
+      .where((eb) => eb.or(resources.map((r) => eb.and([eb('resource_type', '=', r.type), eb('resource_id', '=', r.id)])))),
+  );
+}
+
 /** Revokes one entitlement inside the caller's transaction (one ticket of an order no longer admits its holder). */
 export async function revokeEntitlementInTransaction(trx: Transaction<DB>, scope: Scope, id: string, now: Date) {
   return revokeWhere(trx, scope, now, (q) => q.where('id', '=', id));

@@ -39,7 +39,8 @@ async function lockVariants(trx: Transaction<DB>, scope: Scope, lines: readonly 
 export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {
   const wanted = perVariant(lines);
   if (wanted.length === 0) return;
-  await lockVariants(trx, scope, wanted);
+  // One variant needs no lock of its own: the update takes it. Several are locked in id order first.
+  if (wanted.length > 1) await lockVariants(trx, scope, wanted);
   const { rows } = await sql<{ id: string }>`
     update product_variants v set reserved = v.reserved + x.n
     from (values ${valuesOf(wanted)}) as x(id, n)
@@ -48,9 +49,11 @@ export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: re
     returning v.id`.execute(trx);
   if (rows.length === wanted.length) return;
   const took = new Set(rows.map((r) => r.id));
-  const short = wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant);
-  throw ApiError.of('out_of_stock', { message: 'Not enough stock is left for this order.', param: 'line_items', details: { variants: short } });
+  throw outOfStock(wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant));
 }
+
+export const outOfStock = (variants: readonly string[]) =>
+  ApiError.of('out_of_stock', { message: 'Not enough stock is left for this order.', param: 'line_items', details: { variants: [...variants] } });
 
 /** Gives back what a pending order held (it expired or was cancelled). */
 export async function releaseStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {

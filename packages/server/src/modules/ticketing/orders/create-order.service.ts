@@ -32,6 +32,8 @@ export interface NewOrderLine {
 }
 
 export interface CreateOrderInput {
+  /** The order's `ord_` id when the caller wrote rows keyed by it first (commerce's row of a product order); default a new one. */
+  id?: string;
   kind: 'product' | 'subscription';
   organizationId: string;
   currency: string;
@@ -83,7 +85,7 @@ export async function createOrder(trx: Transaction<DB>, ctx: AppContext, scope: 
   if (total > 0 && !input.expiresAt) throw new Error('createOrder: an order with something due needs expiresAt');
   if (total > 0) await requireLivePayments(ctx, scope, input.organizationId);
 
-  const id = newId('order');
+  const id = input.id ?? newId('order');
   let row: OrderRow | undefined;
   try {
     for (let attempt = 0; !row; attempt++) {

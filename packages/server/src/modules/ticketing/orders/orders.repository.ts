@@ -40,6 +40,12 @@ export async function findOrder(db: Executor, scope: Scope, id: string, opts: { 
   return q.executeTakeFirst();
 }
 
+/** Orders by id (a page of another module's rows keyed by order), in no particular order. */
+export async function findOrdersByIds(db: Executor, scope: Scope, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return scoped(db, scope).selectFrom('orders').selectAll().where('id', 'in', [...ids]).execute();
+}
+
 export const findOrderBy = (db: Executor, scope: Scope, column: 'code' | 'external_id', value: string) =>
   scoped(db, scope).selectFrom('orders').selectAll().where(column, '=', value).executeTakeFirst();
 

@@ -61,6 +61,11 @@ export function serializeOrder(
       ticket: { id: t.id, status: t.status },
     })),
     subscription: row.subscription_id ?? null,
+    // Product orders' shipping and fulfilment come from commerce (`extras`).
+    shipping_method: null,
+    shipping_address: null,
+    fulfillment_status: null,
+    fulfillment: null,
     checkout_url: row.status === 'pending' && row.amount_paid < row.amount_total ? (more.checkoutUrl ?? null) : null,
     expires_at: iso(row.expires_at),
     pay_later: row.pay_later,
