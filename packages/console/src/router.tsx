@@ -94,6 +94,12 @@ const product = createRoute({
   path: '/merch/products/$product',
   component: lazyRouteComponent(() => import('./routes/commerce/product-detail'), 'ProductDetailPage'),
 });
+const productOrders = createRoute({
+  getParentRoute: () => app,
+  path: '/merch/orders',
+  validateSearch: stringParams(['fulfillment_status', 'status']),
+  component: lazyRouteComponent(() => import('./routes/commerce/orders'), 'ProductOrdersPage'),
+});
 const commerceSettings = createRoute({
   getParentRoute: () => app,
   path: '/merch/settings',
@@ -112,7 +118,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, commerceSettings])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

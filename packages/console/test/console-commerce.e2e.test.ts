@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../server/test/spawn-server';
@@ -26,6 +27,17 @@ const http = () => api(server.url);
 const sk = () => bearer(tenant.keys.test.secret);
 const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
 const settled = (p: Page) => p.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+let orders = 0;
+/** A storefront's `POST /v1/orders` (publishable key), shipped to a Nairobi address. */
+const placeOrder = async (sku: string, quantity: number) => {
+  const product = await http().ok('GET', `/v1/commerce/products/${state.product}`, sk());
+  const variant = product.variants.find((v: { sku: string }) => v.sku === sku).id;
+  return http().ok('POST', '/v1/orders', { 'svc-publishable-key': tenant.keys.test.publishable, 'idempotency-key': `order-${stamp}-${orders++}` }, {
+    line_items: [{ variant, quantity }],
+    buyer: { name: 'Achieng O', email: `fan${orders}@example.test` },
+    shipping_address: { name: 'Achieng Otieno', phone: '+254711222333', line1: 'Kenyatta Ave 1', city: 'Nairobi', country: 'KE' },
+  });
+};
 const variantRow = (sku: string) => page.getByRole('row').filter({ has: page.getByText(sku, { exact: true }) });
 
 async function signIn(p: Page, email: string) {
@@ -198,6 +210,62 @@ describe('the console: merch', () => {
     expect(settings).toMatchObject({ hold_minutes: 30, shipping_fee: 30_000, pickup_enabled: true, pickup_instructions: 'Gate B, from noon' });
   });
 
+  it('refuses a stock below what pending orders hold, and fulfils a paid order: CSV to pack, shipped with tracking, delivered', async () => {
+    // A pending order holds 3 units: the stock cannot go below them, and the API's 422 says so beside the form.
+    await placeOrder('TEE-WHT-M', 3);
+    await page.goto(`${server.url}/console/merch/products/${state.product}`);
+    await variantRow('TEE-WHT-M').getByRole('cell', { name: '3', exact: true }).waitFor();
+    await variantRow('TEE-WHT-M').getByRole('button', { name: 'Edit TEE-WHT-M' }).click();
+    const edit = page.getByRole('form', { name: 'Edit variant TEE-WHT-M' });
+    await edit.getByLabel('Stock').fill('2');
+    await edit.getByRole('button', { name: 'Save variant' }).click();
+    await edit.getByRole('alert').filter({ hasText: 'Pending orders hold 3 units' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    // A buyer pays for a shirt with the simulator's success card.
+    const order = await placeOrder('TEE-BLK-L', 1);
+    await http().ok('POST', `/v1/checkout/sessions/${order.checkout_url.slice(order.checkout_url.lastIndexOf('/') + 1)}/pay`, {}, { method: 'card', card_number: '4242424242424242' });
+
+    await nav(page, 'Orders to fulfil').click();
+    await page.getByLabel('Fulfilment').selectOption('unfulfilled');
+    await page.getByLabel('Order status').selectOption('paid');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/fulfillment_status=unfulfilled/);
+    const row = page.getByRole('row').filter({ hasText: order.code });
+    await row.getByText('1 × Tour T-shirt 2026', { exact: false }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'pending' }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, 'desktop-product-orders');
+
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV to pack' }).click()]);
+    expect(csv.suggestedFilename()).toBe('orders-unfulfilled.csv');
+    const packing = readFileSync((await csv.path())!, 'utf8');
+    expect(packing).toContain(order.code);
+    expect(packing).toContain('TEE-BLK-L');
+
+    await row.getByRole('button', { name: `Mark shipped order ${order.code}` }).click();
+    const ship = page.getByRole('form', { name: `Mark shipped: order ${order.code}` });
+    await ship.getByLabel('Carrier').fill('G4S');
+    await ship.getByLabel('Tracking number').fill('G4S-123');
+    await ship.getByRole('button', { name: 'Mark shipped' }).click();
+    await ship.waitFor({ state: 'detached' });
+    await row.waitFor({ state: 'detached' });
+
+    await page.getByLabel('Fulfilment').selectOption('shipped');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/fulfillment_status=shipped/);
+    await row.getByText('G4S G4S-123').waitFor();
+    await row.getByRole('button', { name: `Mark delivered order ${order.code}` }).click();
+    await page.getByRole('form', { name: `Mark delivered: order ${order.code}` }).getByRole('button', { name: 'Mark delivered' }).press('Enter');
+    await row.waitFor({ state: 'detached' });
+    await page.goBack();
+    await page.waitForURL(/fulfillment_status=unfulfilled/);
+
+    const done = await http().ok('GET', `/v1/orders/${order.id}`, sk());
+    expect(done).toMatchObject({ status: 'paid', fulfillment_status: 'delivered', fulfillment: { carrier: 'G4S', tracking_number: 'G4S-123' } });
+  });
+
   it('shows a viewer the products without their actions', async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     const p = await context.newPage();
@@ -225,6 +293,7 @@ describe('the console: merch', () => {
       ['/console/merch/products', 'phone-products'],
       [`/console/merch/products/${state.product}`, 'phone-product'],
       [`/console/merch/settings?organization=${state.org}`, 'phone-commerce-settings'],
+      ['/console/merch/orders?fulfillment_status=delivered', 'phone-product-orders'],
     ] as const) {
       await page.goto(`${server.url}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fulfilmentBody, fulfilmentMoves, type FulfillableOrder } from './fulfilment';
+import { fulfilmentBody, fulfilmentMoves, productOrders, type FulfillableOrder } from './fulfilment';
 
 const order = (over: Partial<FulfillableOrder> = {}): FulfillableOrder => ({ status: 'paid', shipping_method: 'delivery', fulfillment_status: 'unfulfilled', ...over });
 
@@ -29,5 +29,19 @@ describe('the fulfilment body', () => {
     expect(fulfilmentBody('shipped', { carrier: ' G4S ', tracking_number: 'TRK-1', note: '' })).toEqual({ status: 'shipped', carrier: 'G4S', tracking_number: 'TRK-1' });
     expect(fulfilmentBody('fulfilled', { carrier: 'G4S', tracking_number: 'TRK-1', note: 'Packed' })).toEqual({ status: 'fulfilled', note: 'Packed' });
     expect(fulfilmentBody('delivered', {})).toEqual({ status: 'delivered' });
+  });
+});
+
+describe('product orders', () => {
+  it('keeps the product orders, with the chosen fulfilment status', () => {
+    const orders = [
+      { id: 'a', kind: 'ticket', fulfillment_status: null },
+      { id: 'b', kind: 'product', fulfillment_status: 'unfulfilled' },
+      { id: 'c', kind: 'product', fulfillment_status: 'shipped' },
+      { id: 'd', kind: 'subscription', fulfillment_status: null },
+    ];
+    expect(productOrders(orders).map((o) => o.id)).toEqual(['b', 'c']);
+    expect(productOrders(orders, 'shipped').map((o) => o.id)).toEqual(['c']);
+    expect(productOrders(orders, '').map((o) => o.id)).toEqual(['b', 'c']);
   });
 });

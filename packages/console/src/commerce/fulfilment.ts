@@ -46,3 +46,8 @@ export function fulfilmentBody(move: FulfilmentMove, form: { carrier?: string; t
     ...(trim(form.note) ? { note: trim(form.note) } : {}),
   };
 }
+
+/** Product orders among those read, with this fulfilment status when one is chosen. */
+export function productOrders<T extends { kind: string; fulfillment_status: string | null }>(orders: readonly T[], fulfilment?: string): T[] {
+  return orders.filter((o) => o.kind === 'product' && (!fulfilment || o.fulfillment_status === fulfilment));
+}
