@@ -97,7 +97,7 @@ const product = createRoute({
 const productOrders = createRoute({
   getParentRoute: () => app,
   path: '/merch/orders',
-  validateSearch: stringParams(['fulfillment_status', 'status']),
+  validateSearch: stringParams(['fulfillment_status', 'status', 'organization']),
   component: lazyRouteComponent(() => import('./routes/commerce/orders'), 'ProductOrdersPage'),
 });
 const commerceSettings = createRoute({

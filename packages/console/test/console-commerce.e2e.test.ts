@@ -282,6 +282,9 @@ describe('the console: merch', () => {
       await nav(p, 'Commerce settings').click();
       await p.getByText('30 minutes').waitFor();
       expect(await p.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+      await nav(p, 'Orders to fulfil').click();
+      await p.getByRole('row').filter({ hasText: 'G4S-123' }).waitFor();
+      expect(await p.getByRole('button', { name: /^Mark / }).count()).toBe(0);
     } finally {
       await context.close();
     }

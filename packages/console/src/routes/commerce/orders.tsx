@@ -10,8 +10,9 @@ import { withoutEmpty } from '../../search';
 import { useCan, useEnvironment } from '../../shell';
 import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
 import { FilterForm } from '../developers/filters';
+import { useOrganizations } from './products';
 
-type Filters = { fulfillment_status?: string; status?: string };
+type Filters = { fulfillment_status?: string; status?: string; organization?: string };
 const FULFILMENT = ['unfulfilled', 'fulfilled', 'shipped', 'delivered', 'returned'];
 
 /** A shipped move asks for the carrier and tracking number; the others only confirm. */
@@ -72,11 +73,17 @@ export function ProductOrdersPage() {
     queryKey: ['orders', environment, 'product', search.status],
     queryData: { query: { limit: 100, ...(search.status ? { status: search.status } : {}) } as never },
   });
-  const orders = productOrders((list.data?.body as { data: Order[] } | undefined)?.data ?? [], search.fulfillment_status);
+  const { organizations } = useOrganizations();
+  const orders = productOrders((list.data?.body as { data: Order[] } | undefined)?.data ?? [], search.fulfillment_status).filter(
+    (o) => !search.organization || o.organization === search.organization,
+  );
   const csv = () => {
     setCsvError(null);
     const status = search.fulfillment_status || 'unfulfilled';
-    download(`/v1/commerce/orders/export?fulfillment_status=${encodeURIComponent(status)}`, `orders-${status}.csv`).catch(setCsvError);
+    // A member of organizations (not tenant staff) exports one organization's orders: the chosen one, or their only one.
+    const organization = search.organization ?? (organizations.length === 1 ? organizations[0]!.id : undefined);
+    const query = new URLSearchParams({ fulfillment_status: status, ...(organization ? { organization } : {}) });
+    download(`/v1/commerce/orders/export?${query}`, `orders-${status}.csv`).catch(setCsvError);
   };
 
   return (
@@ -97,6 +104,18 @@ export function ProductOrdersPage() {
                 ))}
               </select>
             </Field>
+            {organizations.length > 1 && (
+              <Field label="Organization">
+                <select value={v.organization ?? ''} onChange={(e) => set('organization', e.target.value)}>
+                  <option value="">Any</option>
+                  {organizations.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.name}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+            )}
             <Field label="Order status">
               <select value={v.status ?? ''} onChange={(e) => set('status', e.target.value)}>
                 <option value="">Any</option>
