@@ -27,7 +27,7 @@ export const SUITES = {
     needs: [{ debian: 'chromium', present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') }],
     files: {
       'packages/server': ['test/ticketing/checkout-browser.test.ts', 'test/whitelabel/whitelabel-browser.test.ts', 'test/payments/live-checkout-browser.test.ts'],
-      'packages/console': ['test/console.e2e.test.ts', 'test/console-streams-money.e2e.test.ts'],
+      'packages/console': ['test/console.e2e.test.ts', 'test/console-streams-money.e2e.test.ts', 'test/console-commerce.e2e.test.ts'],
       'packages/sdk-browser': ['test/booking.test.ts', 'test/playback-session.test.ts'],
       examples: ['test/examples.test.ts', 'test/live-show.test.ts', 'test/live-player.test.ts'],
     },

@@ -82,6 +82,31 @@ const attempts = createRoute({
   component: lazyRouteComponent(() => import('./routes/money/attempts'), 'AttemptsPage'),
 });
 
+// Merch
+const products = createRoute({
+  getParentRoute: () => app,
+  path: '/merch/products',
+  validateSearch: stringParams(['status', 'kind', 'organization']),
+  component: lazyRouteComponent(() => import('./routes/commerce/products'), 'ProductsPage'),
+});
+const product = createRoute({
+  getParentRoute: () => app,
+  path: '/merch/products/$product',
+  component: lazyRouteComponent(() => import('./routes/commerce/product-detail'), 'ProductDetailPage'),
+});
+const productOrders = createRoute({
+  getParentRoute: () => app,
+  path: '/merch/orders',
+  validateSearch: stringParams(['fulfillment_status', 'status', 'organization']),
+  component: lazyRouteComponent(() => import('./routes/commerce/orders'), 'ProductOrdersPage'),
+});
+const commerceSettings = createRoute({
+  getParentRoute: () => app,
+  path: '/merch/settings',
+  validateSearch: stringParams(['organization']),
+  component: lazyRouteComponent(() => import('./routes/commerce/settings'), 'CommerceSettingsPage'),
+});
+
 // At the door: its own full-screen page, for a phone.
 const door = createRoute({
   getParentRoute: () => root,
@@ -93,7 +118,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

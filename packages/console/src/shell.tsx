@@ -32,6 +32,14 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
     ],
   },
   {
+    section: 'Merch',
+    links: [
+      { to: '/merch/products', label: 'Products', permission: 'commerce:read' },
+      { to: '/merch/orders', label: 'Orders to fulfil', permission: 'commerce:read' },
+      { to: '/merch/settings', label: 'Commerce settings', permission: 'commerce:read' },
+    ],
+  },
+  {
     section: 'Developers',
     links: [
       { to: '/developers/keys', label: 'API keys', permission: 'developers:read' },

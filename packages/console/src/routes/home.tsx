@@ -6,6 +6,7 @@ import { PageHeader } from '../ui/ui';
 export function HomePage() {
   const canEvents = useCan('events:write');
   const canDevelopers = useCan('developers:read');
+  const canCommerce = useCan('commerce:write');
   return (
     <>
       <PageHeader title="Welcome" />
@@ -13,6 +14,11 @@ export function HomePage() {
         {canEvents && (
           <li>
             <Link to="/shows/events">Create an event</Link>, add ticket types and publish it.
+          </li>
+        )}
+        {canCommerce && (
+          <li>
+            <Link to="/merch/products">Add merch</Link>: a product, its variants and their stock, then publish it.
           </li>
         )}
         <li>
