@@ -59,7 +59,7 @@ const shipTo = (o: Order) =>
 
 /**
  * Product orders to fulfil, by fulfilment status (in the URL), with the moves each may make and the CSV to pack.
- * `GET /v1/orders` has no `kind` filter yet: the newest orders are read and the product ones kept.
+ * `GET /v1/orders` filters by kind and organization; the fulfilment status is kept here, of the newest 100.
  */
 export function ProductOrdersPage() {
   const search = useSearch({ strict: false }) as Filters;
@@ -70,8 +70,10 @@ export function ProductOrdersPage() {
   const [moving, setMoving] = useState<{ id: string; move: FulfilmentMove } | null>(null);
   const [csvError, setCsvError] = useState<unknown>(null);
   const list = tsr.orders.list.useQuery({
-    queryKey: ['orders', environment, 'product', search.status],
-    queryData: { query: { limit: 100, ...(search.status ? { status: search.status } : {}) } as never },
+    queryKey: ['orders', environment, 'product', search.status, search.organization],
+    queryData: {
+      query: { limit: 100, kind: 'product', ...(search.status ? { status: search.status } : {}), ...(search.organization ? { organization: search.organization } : {}) } as never,
+    },
   });
   const { organizations } = useOrganizations();
   const orders = productOrders((list.data?.body as { data: Order[] } | undefined)?.data ?? [], search.fulfillment_status).filter(
