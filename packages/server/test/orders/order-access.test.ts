@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, useTestServer } from '../harness';
 import { expectError, expectStatus } from '../kit/expect';
 import { sk, type Tenant } from '../ticketing/booking-fixtures';
@@ -7,7 +7,8 @@ import { card, pay, pendingBooking, sessionOf } from '../ticketing/payments-fixt
 import { newOrder, testKinds } from './order-kinds-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
-testKinds();
+const kinds = testKinds();
+beforeAll(() => kinds.register());
 
 const keyWith = async (tenant: Tenant, scopes: string[]) =>
   bearer(expectStatus(await t.http().post('/v1/keys').set(sk(tenant)).send({ type: 'restricted', scopes }), 201).data.secret as string);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll } from 'vitest';
 import { newId } from '../../src/core/ids';
 import { createOrder, registerOrderKind, type CreateOrderInput, type OrderKindHandler, type OrderRow } from '../../src/modules/ticketing';
 import type { TestServer } from '../harness';
@@ -38,10 +37,9 @@ export function testKinds() {
     registerOrderKind(handler('product'));
     registerOrderKind(handler('subscription'));
   };
+  // Setting a test server up registers the real modules' handlers (commerce's, fanbases'): a file calls
+  // `register` again once its server is made (`beforeAll(kinds.register)` after `useTestServer`).
   register();
-  // After the file's test server is made: setting it up registers the real modules' handlers (commerce's,
-  // fanbases'), so the stand-ins register again then.
-  beforeAll(register);
   return { calls, refuseLate, failPaid, register, of: (orderId: string) => calls.filter((c) => c[1] === orderId).map(([hook, , detail]) => [hook, detail]) };
 }
 

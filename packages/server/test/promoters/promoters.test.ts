@@ -6,6 +6,8 @@ import { expectError, expectStatus } from '../kit/expect';
 import { bookingBody, bookOk, pk, seedEvent } from '../ticketing/booking-fixtures';
 import { card, getOrder, pay, sessionOf } from '../ticketing/payments-fixtures';
 import { newOrder, seedOrganization, testKinds } from '../orders/order-kinds-fixtures';
+import { product } from '../commerce/commerce-fixtures';
+import { orderBody, placeOrder } from '../commerce/orders-fixtures';
 import { assign, commissionsOf, createPromoter, paidOrder, payout, refund, sk, trackingCode, uniqueEmail, type Tenant } from './promoters-fixtures';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '10000' });
@@ -261,6 +263,19 @@ describe('payouts', () => {
 });
 
 describe('any kind of order', () => {
+  it('POST /v1/orders with a ref attributes the product order to the promoter; an unknown code is ignored', async () => {
+    const tenant = await t.tenant();
+    const organization = await seedOrganization(t, tenant);
+    const promoter = await createPromoter(t, tenant, organization);
+    await assign(t, tenant, promoter.id, { target: { type: 'organization', id: organization }, commission: { type: 'percent', basis_points: 1000 } });
+    await trackingCode(t, tenant, promoter.id, 'SHIRTS');
+    const tee = await product(t, tenant, organization);
+    const attributed = expectStatus(await placeOrder(t, tenant, orderBody(tee.variants[0].id, 1, 'ref-1', { ref: 'shirts' })), 201).data;
+    expect(attributed.attribution).toMatchObject({ promoter: promoter.id });
+    const plain = expectStatus(await placeOrder(t, tenant, orderBody(tee.variants[0].id, 1, 'ref-2', { ref: 'NO-SUCH-CODE' })), 201).data;
+    expect(plain.attribution).toBeNull();
+  });
+
   it('attributes a product order through its ref: an organization assignment covers its lines, net without shipping, approved after the refund window', async () => {
     const tenant = await t.tenant();
     testKinds();

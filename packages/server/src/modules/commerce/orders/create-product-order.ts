@@ -80,6 +80,8 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
       redirectUrl: input.redirect_url ?? null,
       externalId: input.external_id ?? null,
       metadata: input.metadata,
+      // A promoter's code or referral token; one that attributes nothing is ignored (the sale goes on).
+      referral: input.referral || input.ref ? { referral: input.referral ?? null, ref: input.ref ?? null } : undefined,
     });
     return created.order;
   });

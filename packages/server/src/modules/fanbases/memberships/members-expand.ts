@@ -15,3 +15,8 @@ export async function expandMembers(ctx: AppContext, scope: Scope, members: Fanb
   if (!paths?.length) return members;
   return (await expand(members as unknown as Record<string, unknown>[], paths, spec(ctx, scope))) as unknown as FanbaseMembership[];
 }
+
+/** Checks `expand[]` paths before a read loads anything, so a bad path is a `400` even for a missing fanbase. */
+export async function checkMemberExpand(ctx: AppContext, scope: Scope, paths: string[] | undefined): Promise<void> {
+  await expand([], paths, spec(ctx, scope));
+}

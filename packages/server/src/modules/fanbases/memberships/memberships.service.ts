@@ -14,7 +14,7 @@ import { fanbaseFor, findPublicFanbase } from '../fanbases/fanbases.service';
 import * as tiers from '../tiers/tier-rows.service';
 import { requireKnownCustomer, requireOpen } from './fanbase-gates';
 import { settleMembership } from './member-entitlements';
-import { expandMembers } from './members-expand';
+import { checkMemberExpand, expandMembers } from './members-expand';
 import * as repo from './memberships.repository';
 import { serializeMembership } from './memberships.serializer';
 
@@ -141,6 +141,7 @@ export async function removeMember(ctx: AppContext, caller: TenantPrincipal, fan
 }
 
 export async function getMember(ctx: AppContext, caller: TenantPrincipal, fanbaseId: string, membershipId: string, expand?: string[]) {
+  await checkMemberExpand(ctx, caller.scope, expand);
   const fanbase = await fanbaseFor(ctx, caller, fanbaseId, 'fanbases:read');
   const view = await repo.findMembership(ctx.db, caller.scope, fanbase.id, membershipId);
   if (!view) throw ApiError.notFound('membership', membershipId);
@@ -148,6 +149,7 @@ export async function getMember(ctx: AppContext, caller: TenantPrincipal, fanbas
 }
 
 export async function listMembers(ctx: AppContext, caller: TenantPrincipal, fanbaseId: string, filters: repo.MemberFilters, page: CursorPageQuery, expand?: string[]) {
+  await checkMemberExpand(ctx, caller.scope, expand);
   const fanbase = await fanbaseFor(ctx, caller, fanbaseId, 'fanbases:read');
   const result = await repo.listMembers(ctx.db, caller.scope, fanbase.id, filters, page);
   return { ...result, data: await expandMembers(ctx, caller.scope, result.data.map(serializeMembership), expand) };
