@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { InListsAsArraysPlugin } from './in-lists';
-import { PreparingClient } from './prepared-statements';
+import { preparingClient } from './prepared-statements';
 import type { DB } from './schema';
 
 export type Database = Kysely<DB>;
@@ -16,7 +16,7 @@ pg.types.setTypeParser(20, (v) => Number(v));
  * transactions, which may run on different server connections): statements then run unnamed.
  */
 export function createDatabase(connectionString: string, max = 10, options: { prepare?: boolean } = {}): { db: Database; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString, max, Client: options.prepare === false ? pg.Client : PreparingClient });
+  const pool = new pg.Pool({ connectionString, max, Client: options.prepare === false ? pg.Client : preparingClient() });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor a client checked out between two queries (a transaction's), when its server goes away (a failover): the

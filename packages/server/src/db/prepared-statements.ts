@@ -9,23 +9,28 @@ const MAX_PREPARED = 500;
 const PREPARE_AFTER = 3;
 const MAX_SIGHTINGS = 10_000;
 
-const names = new Map<string, string>();
-const sightings = new Map<string, number>();
+/**
+ * Which statements a pool has seen and which it prepares, by text. One per pool (`preparingClient`): the bound
+ * is per process in production, where there is one pool, and each test file's pool starts afresh.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private readonly sightings = new Map<string, number>();
 
-function nameOf(text: string): string | undefined {
-  const known = names.get(text);
-  if (known !== undefined || names.size >= MAX_PREPARED) return known;
-  const seen = (sightings.get(text) ?? 0) + 1;
-  if (seen < PREPARE_AFTER) {
-    // Only counts: forgetting them all now and then costs a few statements being prepared later.
-    if (sightings.size >= MAX_SIGHTINGS) sightings.clear();
-    sightings.set(text, seen);
-    return undefined;
+  nameOf(text: string): string | undefined {
+    const known = this.names.get(text);
+    if (known !== undefined || this.names.size >= MAX_PREPARED) return known;
+    const seen = (this.sightings.get(text) ?? 0) + 1;
+    if (seen < PREPARE_AFTER) {
+      if (this.sightings.size >= MAX_SIGHTINGS) this.sightings.clear();
+      this.sightings.set(text, seen);
+      return undefined;
+    }
+    this.sightings.delete(text);
+    const name = `svc_${this.names.size + 1}`;
+    this.names.set(text, name);
+    return name;
   }
-  sightings.delete(text);
-  const name = `svc_${names.size + 1}`;
-  names.set(text, name);
-  return name;
 }
 
 /**
@@ -39,7 +44,9 @@ function nameOf(text: string): string | undefined {
  * The server still runs them in order, each with its own sync, so a failing statement fails as before; `begin`
  * itself can only fail with the connection, and then so does every statement behind it.
  */
-export class PreparingClient extends pg.Client {
+class PreparingClient extends pg.Client {
+  protected readonly statements: StatementNames = new StatementNames();
+
   /**
    * Statements this connection prepared before a migration changed their tables' columns: PostgreSQL refuses
    * to run them again (`cached plan must not change result type`), so they run unnamed from then on.
@@ -57,7 +64,7 @@ export class PreparingClient extends pg.Client {
     // Only the promise form (Kysely's): a call with a callback is passed through as it came.
     if (promiseForm && text === 'begin' && values.length === 0) return this.beginWithNextStatement() as never;
     if (promiseForm && typeof text === 'string' && values.length > 0) {
-      const name = nameOf(text);
+      const name = this.statements.nameOf(text);
       if (name && !this.stale.has(name)) {
         const running = (super.query as (...a: unknown[]) => Promise<unknown>)({ name, text, values });
         return running.catch((err: { code?: string }) => {
@@ -86,3 +93,11 @@ interface BeginResult {
   rows: never[];
 }
 const BEGUN: BeginResult = Object.freeze({ command: 'BEGIN', rowCount: null, rows: [] as never[] });
+
+/** A client class for one pool: its connections share which statements they prepare and under what names. */
+export function preparingClient(): typeof pg.Client {
+  const statements = new StatementNames();
+  return class extends PreparingClient {
+    protected override readonly statements = statements;
+  };
+}
