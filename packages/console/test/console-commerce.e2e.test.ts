@@ -1,38 +1,29 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/test/spawn-server';
-import { api, bearer } from './kit/api';
-import { DESKTOP, launchChromium, PHONE, seriousViolations, shoot } from './kit/browser';
-import { startSmtp } from './kit/smtp';
+import { PHONE, seriousViolations, shoot } from './kit/browser';
+import { nav, settled, startConsole, type ConsoleRun } from './kit/console';
 
 /**
  * The Merch screens against the real server: the owner creates a product with its first variant, adds another,
  * edits stock (and sees the API refuse a taken SKU), publishes it, and sets the organization's commerce settings;
  * a viewer sees the same screens without their actions.
  */
-let server: RunningServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let browser: Browser;
-let desk: BrowserContext;
+let run: ConsoleRun;
 let page: Page;
-let tenant: Awaited<ReturnType<RunningServer['createTenant']>> & { tenant: { code: string } };
-const cspViolations: string[] = [];
 const stamp = Date.now();
 const owner = `owner-${stamp}@example.test`;
 const viewer = `viewer-${stamp}@example.test`;
 const state: { org?: string; product?: string } = {};
 
-const http = () => api(server.url);
-const sk = () => bearer(tenant.keys.test.secret);
-const nav = (p: Page, name: string) => p.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
-const settled = (p: Page) => p.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+const http = () => run.http;
+const sk = () => run.sk();
 let orders = 0;
 /** A storefront's `POST /v1/orders` (publishable key), shipped to a Nairobi address. */
 const placeOrder = async (sku: string, quantity: number) => {
   const product = await http().ok('GET', `/v1/commerce/products/${state.product}`, sk());
   const variant = product.variants.find((v: { sku: string }) => v.sku === sku).id;
-  return http().ok('POST', '/v1/orders', { 'svc-publishable-key': tenant.keys.test.publishable, 'idempotency-key': `order-${stamp}-${orders++}` }, {
+  return http().ok('POST', '/v1/orders', { ...run.pk(), 'idempotency-key': `order-${stamp}-${orders++}` }, {
     line_items: [{ variant, quantity }],
     buyer: { name: 'Achieng O', email: `fan${orders}@example.test` },
     shipping_address: { name: 'Achieng Otieno', phone: '+254711222333', line1: 'Kenyatta Ave 1', city: 'Nairobi', country: 'KE' },
@@ -40,42 +31,19 @@ const placeOrder = async (sku: string, quantity: number) => {
 };
 const variantRow = (sku: string) => page.getByRole('row').filter({ has: page.getByText(sku, { exact: true }) });
 
-async function signIn(p: Page, email: string) {
-  await p.goto(`${server.url}/console/`);
-  await p.getByLabel('Tenant code').fill(tenant.tenant.code);
-  await p.getByLabel('Email or phone').fill(email);
-  const since = Date.now();
-  await p.getByRole('button', { name: 'Send a sign-in code' }).click();
-  await p.getByLabel('Code').fill(await smtp.codeFor(email, since));
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByRole('heading', { name: 'Welcome' }).waitFor();
-}
-
 beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, SMTP_FROM: 'Svc <no-reply@svc.test>', SVC_RATE_LIMIT_PUBLIC: '10000' });
-  tenant = (await server.createTenant('Acme Merch')) as typeof tenant;
-  await http().ok('POST', '/v1/members', bearer(tenant.keys.live.secret), { email: owner, role: 'owner' });
-  await http().ok('POST', '/v1/members', bearer(tenant.keys.live.secret), { email: viewer, role: 'viewer' });
+  run = await startConsole('Acme Merch', { [owner]: 'owner', [viewer]: 'viewer' }, { SVC_RATE_LIMIT_PUBLIC: '10000' });
   state.org = (await http().ok('POST', '/v1/organizations', sk(), { name: 'Acme Live', handle: 'acme_live', kind: 'brand' })).id;
-
-  browser = await launchChromium();
-  desk = await browser.newContext({ viewport: DESKTOP });
-  page = await desk.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
+  page = await run.newPage();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
+  await run?.stop();
 });
 
 describe('the console: merch', () => {
   it('signs the owner in', async () => {
-    await signIn(page, owner);
+    await run.signIn(page, owner);
   });
 
   it('says what to do while there are no products, then creates a physical product with its first variant', async () => {
@@ -150,7 +118,7 @@ describe('the console: merch', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await shoot(page, 'desktop-product');
 
-    const pub = await http().ok('GET', `/v1/public/products?organization=${state.org}`, { 'svc-publishable-key': tenant.keys.test.publishable });
+    const pub = await http().ok('GET', `/v1/public/products?organization=${state.org}`, { ...run.pk() });
     expect(pub).toMatchObject([{ id: state.product, name: 'Tour T-shirt 2026', images: ['https://cdn.example.test/tee-black.jpg'], price_from: 165_000 }]);
   });
 
@@ -213,7 +181,7 @@ describe('the console: merch', () => {
   it('refuses a stock below what pending orders hold, and fulfils a paid order: CSV to pack, shipped with tracking, delivered', async () => {
     // A pending order holds 3 units: the stock cannot go below them, and the API's 422 says so beside the form.
     await placeOrder('TEE-WHT-M', 3);
-    await page.goto(`${server.url}/console/merch/products/${state.product}`);
+    await page.goto(`${run.server.url}/console/merch/products/${state.product}`);
     await variantRow('TEE-WHT-M').getByRole('cell', { name: '3', exact: true }).waitFor();
     await variantRow('TEE-WHT-M').getByRole('button', { name: 'Edit TEE-WHT-M' }).click();
     const edit = page.getByRole('form', { name: 'Edit variant TEE-WHT-M' });
@@ -267,10 +235,9 @@ describe('the console: merch', () => {
   });
 
   it('shows a viewer the products without their actions', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const p = await context.newPage();
+    const p = await run.newPage();
     try {
-      await signIn(p, viewer);
+      await run.signIn(p, viewer);
       await nav(p, 'Products').click();
       await p.getByRole('link', { name: 'Tour T-shirt 2026' }).click();
       await p.getByRole('heading', { name: 'Tour T-shirt 2026', level: 1 }).waitFor();
@@ -286,7 +253,7 @@ describe('the console: merch', () => {
       await p.getByRole('row').filter({ hasText: 'G4S-123' }).waitFor();
       expect(await p.getByRole('button', { name: /^Mark / }).count()).toBe(0);
     } finally {
-      await context.close();
+      await p.context().close();
     }
   });
 
@@ -298,12 +265,12 @@ describe('the console: merch', () => {
       [`/console/merch/settings?organization=${state.org}`, 'phone-commerce-settings'],
       ['/console/merch/orders?fulfillment_status=delivered', 'phone-product-orders'],
     ] as const) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${run.server.url}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await settled(page);
       expect(await seriousViolations(page), path).toEqual([]);
       await shoot(page, name);
     }
-    expect(cspViolations).toEqual([]);
+    expect(run.cspViolations).toEqual([]);
   });
 });

@@ -1,29 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/test/spawn-server';
-import { api, bearer } from './kit/api';
-import { DESKTOP, launchChromium, PHONE, seriousViolations, shoot } from './kit/browser';
-import { startSmtp } from './kit/smtp';
+import { PHONE, seriousViolations, shoot } from './kit/browser';
+import { nav as navLink, settled, startConsole, type ConsoleRun } from './kit/console';
 
 /**
  * The Shows screen for live streams and the Money screens for reconciliation, against the real server: the tenant's
  * server makes the stream, the event and the bookings (as it would through the API); the owner reviews them in the console.
  */
-let server: RunningServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let browser: Browser;
-let desk: BrowserContext;
+let run: ConsoleRun;
 let page: Page;
-let tenant: Awaited<ReturnType<RunningServer['createTenant']>> & { tenant: { code: string } };
-const cspViolations: string[] = [];
 const owner = `owner-${Date.now()}@example.test`;
 const state: { stream?: { id: string; ingest: { stream_key: string }; playback_ids: { id: string }[] }; recording?: string; clip?: string; event?: string; ticketType?: string } = {};
 
-const http = () => api(server.url);
-const sk = () => bearer(tenant.keys.test.secret);
-const pk = () => ({ 'svc-publishable-key': tenant.keys.test.publishable });
-const nav = (name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
-const settled = () => page.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
+const http = () => run.http;
+const sk = () => run.sk();
+const pk = () => run.pk();
+const nav = (name: string) => navLink(page, name);
 
 /** A booking whose payer never answers: its payment stays pending until the test helper settles it. */
 async function pendingPayment() {
@@ -40,10 +32,7 @@ async function pendingPayment() {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, SMTP_FROM: 'Svc <no-reply@svc.test>', SVC_RATE_LIMIT_PUBLIC: '10000' });
-  tenant = (await server.createTenant('Acme Live')) as typeof tenant;
-  await http().ok('POST', '/v1/members', bearer(tenant.keys.live.secret), { email: owner, role: 'owner' });
+  run = await startConsole('Acme Live', { [owner]: 'owner' }, { SVC_RATE_LIMIT_PUBLIC: '10000' });
 
   // A stream that broadcast for a few seconds: its recording is ready, and a clip is cut from it.
   state.stream = await http().ok('POST', '/v1/streams/live_streams', sk(), { external_id: 'friday-show' });
@@ -70,30 +59,16 @@ beforeAll(async () => {
   state.ticketType = (await http().ok('POST', `/v1/organizer/events/${event.id}/ticket_types`, sk(), { name: 'Regular', pricing_mode: 'fixed', price: 150_000, quantity: 100 })).id;
   await http().ok('POST', `/v1/organizer/events/${event.id}/publish`, sk(), {});
 
-  browser = await launchChromium();
-  desk = await browser.newContext({ viewport: DESKTOP });
-  page = await desk.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
+  page = await run.newPage();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
+  await run?.stop();
 });
 
 describe('the console: live streams and reconciliation', () => {
   it('signs the owner in', async () => {
-    await page.goto(`${server.url}/console/`);
-    await page.getByLabel('Tenant code').fill(tenant.tenant.code);
-    await page.getByLabel('Email or phone').fill(owner);
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Send a sign-in code' }).click();
-    await page.getByLabel('Code').fill(await smtp.codeFor(owner, since));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+    await run.signIn(page, owner);
   });
 
   it('lists live streams without their keys, reveals a key on request, previews, and shows recordings and clips', async () => {
@@ -181,12 +156,12 @@ describe('the console: live streams and reconciliation', () => {
       ['/console/money/reconciliation', 'phone-reconciliation'],
       ['/console/money/attempts?view=refunds', 'phone-refunds'],
     ] as const) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${run.server.url}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      await settled();
+      await settled(page);
       expect(await seriousViolations(page), path).toEqual([]);
       await shoot(page, name);
     }
-    expect(cspViolations).toEqual([]);
+    expect(run.cspViolations).toEqual([]);
   });
 });

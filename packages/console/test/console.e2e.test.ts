@@ -1,45 +1,33 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../server/test/spawn-server';
-import { api, bearer } from './kit/api';
-import { DESKTOP, launchChromium, PHONE, seriousViolations, shoot } from './kit/browser';
-import { startSmtp } from './kit/smtp';
+import { bearer } from './kit/api';
+import { PHONE, seriousViolations, shoot } from './kit/browser';
+import { nav as navLink, startConsole, type ConsoleRun } from './kit/console';
 
 /**
  * A new tenant's owner goes from nothing to a published event, a sold ticket, a refund and a door scan in the
  * console, against the real server; the buyer's side (sign-in, booking, the checkout page) is played as a buyer would.
  */
-let server: RunningServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let browser: Browser;
-let desk: BrowserContext;
+let run: ConsoleRun;
 let page: Page;
-let tenant: Awaited<ReturnType<RunningServer['createTenant']>> & { tenant: { code: string } };
-const cspViolations: string[] = [];
 const owner = `owner-${Date.now()}@example.test`;
 const state: { event?: { id: string; slug: string }; ticketType?: string; fan?: string } = {};
 
-const http = () => api(server.url);
-const nav = (name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
+const http = () => run.http;
+const nav = (name: string) => navLink(page, name);
 /** A \`datetime-local\` value `hours` from now, in this machine's time zone (the browser's). */
 const localIn = (hours: number) => {
   const d = new Date(Date.now() + hours * 3_600_000);
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
-const sk = () => bearer(tenant.keys.test.secret);
-
-function watchCsp(p: Page) {
-  p.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
-}
+const sk = () => run.sk();
 
 /** A buyer signs in on the event's page (test mode captures the code; the tenant's server reads it). */
 async function fanToken(): Promise<string> {
   const phone = `+2547${String(Date.now()).slice(-8)}`;
-  const pk = { 'svc-publishable-key': tenant.keys.test.publishable };
+  const pk = run.pk();
   await http().ok('POST', '/auth/v1/otp', pk, { phone });
   const messages = await http().ok('GET', `/v1/messages?to=${encodeURIComponent(phone)}&limit=1`, sk());
   const code = /\b(\d{6})\b/.exec(JSON.stringify(messages[0]))![1];
@@ -57,35 +45,20 @@ async function book(token: string) {
 }
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({ SMTP_URL: smtp.url, SMTP_FROM: 'Svc <no-reply@svc.test>' });
-  tenant = (await server.createTenant('Acme Live')) as typeof tenant;
-  // The owner is invited with the live secret key: their staff role spans both environments.
-  await http().ok('POST', '/v1/members', bearer(tenant.keys.live.secret), { email: owner, role: 'owner' });
-  browser = await launchChromium();
-  desk = await browser.newContext({ viewport: DESKTOP });
-  page = await desk.newPage();
-  watchCsp(page);
+  run = await startConsole('Acme Live', { [owner]: 'owner' });
+  page = await run.newPage();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await smtp?.stop();
+  await run?.stop();
 });
 
 describe('the console', () => {
   it('signs a member in with an emailed code', async () => {
-    await page.goto(`${server.url}/console/`);
+    await page.goto(`${run.server.url}/console/`);
     await page.waitForURL(/\/console\/sign-in/);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel('Tenant code').fill(tenant.tenant.code);
-    await page.getByLabel('Email or phone').fill(owner);
-    const since = Date.now();
-    await page.getByRole('button', { name: 'Send a sign-in code' }).click();
-    await page.getByLabel('Code').fill(await smtp.codeFor(owner, since));
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+    await run.signIn(page, owner);
     await expect(page.getByRole('button', { name: 'Test data' }).getAttribute('aria-pressed')).resolves.toBe('true');
     await shoot(page, 'desktop-home');
   });
@@ -180,7 +153,7 @@ describe('the console', () => {
   it('shows a ticket booked and paid on the public checkout page, and refunds it', async () => {
     state.fan = await fanToken();
     const { booking, payment } = await book(state.fan);
-    const buyer = await browser.newContext({ viewport: PHONE });
+    const buyer = await run.browser.newContext({ viewport: PHONE });
     const checkout = await buyer.newPage();
     await checkout.goto(payment);
     await checkout.locator('#card-number').fill('4242 4242 4242 4242');
@@ -209,10 +182,9 @@ describe('the console', () => {
     const ticket = tickets.find((t: { order?: string | { id: string }; secret?: string }) => (typeof t.order === 'string' ? t.order : t.order?.id) === booking.id);
     expect(ticket?.secret).toBeTruthy();
 
-    const phone = await browser.newContext({ viewport: PHONE, storageState: await desk.storageState() });
-    const door = await phone.newPage();
-    watchCsp(door);
-    await door.goto(`${server.url}/console/door?event=${state.event!.id}`);
+    const door = await run.newPage({ viewport: PHONE, storageState: await page.context().storageState() });
+    const phone = door.context();
+    await door.goto(`${run.server.url}/console/door?event=${state.event!.id}`);
     await door.getByText('Ready to scan').waitFor();
     // The service worker keeps the app's files for the next visit without a network.
     await door.waitForFunction(() => navigator.serviceWorker.ready.then(() => true));
@@ -246,12 +218,12 @@ describe('the console', () => {
       ['/console/money/payments', 'phone-payments'],
       ['/console/developers/requests', 'phone-request-log'],
     ] as const) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${run.server.url}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.locator('.loading').first().waitFor({ state: 'detached' }).catch(() => undefined);
       expect(await seriousViolations(page), path).toEqual([]);
       await shoot(page, name);
     }
-    expect(cspViolations).toEqual([]);
+    expect(run.cspViolations).toEqual([]);
   });
 });

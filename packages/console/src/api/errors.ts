@@ -14,6 +14,8 @@ export function describeError(err: unknown): string {
     return `${message} (${code}, ${request_id})`;
   }
   if (err instanceof Error) return err.message;
+  // A form's own check, worded for the person.
+  if (typeof err === 'string') return err;
   return 'The request failed. Check the connection and try again.';
 }
 

@@ -8,9 +8,9 @@ import { fulfilmentBody, fulfilmentMoves, MOVE_LABELS, productOrders, type Fulfi
 import { formatDateTime, formatMoney } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useCan, useEnvironment } from '../../shell';
-import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
-import { FilterForm } from '../developers/filters';
-import { useOrganizations } from './products';
+import { Badge, EmptyState, ErrorNote, Field, PageHeader, toneOf } from '../../ui/ui';
+import { List, rowsOf } from '../../ui/list';
+import { organizationOptions, useOrganizations } from '../../ui/organizations';
 
 type Filters = { fulfillment_status?: string; status?: string; organization?: string };
 const FULFILMENT = ['unfulfilled', 'fulfilled', 'shipped', 'delivered', 'returned'];
@@ -76,7 +76,7 @@ export function ProductOrdersPage() {
     },
   });
   const { organizations } = useOrganizations();
-  const orders = productOrders((list.data?.body as { data: Order[] } | undefined)?.data ?? [], search.fulfillment_status).filter(
+  const orders = productOrders(rowsOf<Order>(list), search.fulfillment_status).filter(
     (o) => !search.organization || o.organization === search.organization,
   );
   const csv = () => {
@@ -95,110 +95,87 @@ export function ProductOrdersPage() {
           Download CSV to pack
         </button>
       </PageHeader>
-      <FilterForm<Filters> initial={search} apply={(v) => void navigate({ to: '/merch/orders', search: withoutEmpty(v) })}>
-        {(v, set) => (
-          <>
-            <Field label="Fulfilment">
-              <select value={v.fulfillment_status ?? ''} onChange={(e) => set('fulfillment_status', e.target.value)}>
-                <option value="">Any</option>
-                {FULFILMENT.map((s) => (
-                  <option key={s}>{s}</option>
-                ))}
-              </select>
-            </Field>
-            {organizations.length > 1 && (
-              <Field label="Organization">
-                <select value={v.organization ?? ''} onChange={(e) => set('organization', e.target.value)}>
-                  <option value="">Any</option>
-                  {organizations.map((o) => (
-                    <option key={o.id} value={o.id}>
-                      {o.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            )}
-            <Field label="Order status">
-              <select value={v.status ?? ''} onChange={(e) => set('status', e.target.value)}>
-                <option value="">Any</option>
-                {['paid', 'pending', 'partially_refunded', 'refunded', 'cancelled', 'expired'].map((s) => (
-                  <option key={s}>{s}</option>
-                ))}
-              </select>
-            </Field>
-          </>
-        )}
-      </FilterForm>
-      <ErrorNote error={list.error ?? csvError} />
-      {list.isPending ? (
-        <Loading what="Loading orders" />
-      ) : orders.length === 0 ? (
-        <EmptyState title="No product orders here">
-          <p>
-            Publish a <Link to="/merch/products">product</Link>: each order of it shows here to pack, ship and deliver.
-          </p>
-        </EmptyState>
-      ) : (
-        <table>
-          <caption className="sr-only">Product orders, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Items</th>
-              <th scope="col">Ship to</th>
-              <th scope="col">Status</th>
-              <th scope="col">Total</th>
-              <th scope="col" className="wide-only">
-                Created
-              </th>
-              {canWrite && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {orders.map((o) => (
-              <tr key={o.id}>
-                <td>
-                  <code>{o.code}</code>
-                  <div className="muted">{o.buyer.name ?? o.buyer.email ?? o.buyer.phone ?? ''}</div>
-                </td>
-                <td>
-                  {o.line_items.map((l) => (
-                    <div key={l.id}>
-                      {l.quantity} × {l.description}
-                    </div>
-                  ))}
-                </td>
-                <td>
-                  {shipTo(o)}
-                  {o.fulfillment?.tracking_number && (
-                    <div className="muted">
-                      {o.fulfillment.carrier} {o.fulfillment.tracking_number}
-                    </div>
-                  )}
-                </td>
-                <td>
-                  <Badge tone={toneOf(o.status)}>{o.status}</Badge>
-                  {o.fulfillment_status && <Badge tone={o.fulfillment_status === 'returned' ? 'bad' : o.fulfillment_status === 'unfulfilled' ? 'warn' : 'ok'}>{o.fulfillment_status}</Badge>}
-                </td>
-                <td>{formatMoney(o.amount_total, o.currency)}</td>
-                <td className="wide-only">{formatDateTime(o.created_at)}</td>
-                {canWrite && (
-                  <td>
-                    <div className="row-actions">
-                      {fulfilmentMoves(o as FulfillableOrder).map((m) => (
-                        <button key={m} type="button" className="secondary" aria-expanded={moving?.id === o.id && moving.move === m} onClick={() => setMoving({ id: o.id, move: m })}>
-                          {MOVE_LABELS[m]}
-                          <span className="sr-only"> order {o.code}</span>
-                        </button>
-                      ))}
-                    </div>
-                  </td>
+      <ErrorNote error={csvError} />
+      <List<Order>
+        caption="Product orders, newest first"
+        query={list}
+        rows={orders}
+        rowKey={(o) => o.id}
+        loading="Loading orders"
+        filters={{
+          fields: [
+            { key: 'fulfillment_status', label: 'Fulfilment', options: FULFILMENT },
+            ...(organizations.length > 1 ? [{ key: 'organization', label: 'Organization', options: organizationOptions(organizations) }] : []),
+            { key: 'status', label: 'Order status', options: ['paid', 'pending', 'partially_refunded', 'refunded', 'cancelled', 'expired'] },
+          ],
+          values: search,
+          apply: (v) => void navigate({ to: '/merch/orders', search: withoutEmpty(v) }),
+        }}
+        empty={
+          <EmptyState title="No product orders here">
+            <p>
+              Publish a <Link to="/merch/products">product</Link>: each order of it shows here to pack, ship and deliver.
+            </p>
+          </EmptyState>
+        }
+        columns={[
+          {
+            header: 'Order',
+            cell: (o) => (
+              <>
+                <code>{o.code}</code>
+                <div className="muted">{o.buyer.name ?? o.buyer.email ?? o.buyer.phone ?? ''}</div>
+              </>
+            ),
+          },
+          {
+            header: 'Items',
+            cell: (o) =>
+              o.line_items.map((l) => (
+                <div key={l.id}>
+                  {l.quantity} × {l.description}
+                </div>
+              )),
+          },
+          {
+            header: 'Ship to',
+            cell: (o) => (
+              <>
+                {shipTo(o)}
+                {o.fulfillment?.tracking_number && (
+                  <div className="muted">
+                    {o.fulfillment.carrier} {o.fulfillment.tracking_number}
+                  </div>
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+              </>
+            ),
+          },
+          {
+            header: 'Status',
+            cell: (o) => (
+              <>
+                <Badge tone={toneOf(o.status)}>{o.status}</Badge>
+                {o.fulfillment_status && <Badge tone={o.fulfillment_status === 'returned' ? 'bad' : o.fulfillment_status === 'unfulfilled' ? 'warn' : 'ok'}>{o.fulfillment_status}</Badge>}
+              </>
+            ),
+          },
+          { header: 'Total', cell: (o) => formatMoney(o.amount_total, o.currency) },
+          { header: 'Created', cell: (o) => formatDateTime(o.created_at), wide: true },
+          canWrite && {
+            header: 'Actions',
+            cell: (o) => (
+              <div className="row-actions">
+                {fulfilmentMoves(o as FulfillableOrder).map((m) => (
+                  <button key={m} type="button" className="secondary" aria-expanded={moving?.id === o.id && moving.move === m} onClick={() => setMoving({ id: o.id, move: m })}>
+                    {MOVE_LABELS[m]}
+                    <span className="sr-only"> order {o.code}</span>
+                  </button>
+                ))}
+              </div>
+            ),
+          },
+        ]}
+      />
       {canWrite &&
         orders
           .filter((o) => o.id === moving?.id)

@@ -61,12 +61,7 @@ function EditProduct({ product, onSaved }: { product: CommerceProduct; onSaved: 
           <textarea rows={2} value={form.grants} onChange={(e) => setForm({ ...form, grants: e.target.value })} />
         </Field>
       )}
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      <ErrorNote error={update.error} />
+      <ErrorNote error={invalid ?? update.error} />
       <button type="submit" disabled={update.isPending}>
         Save details
       </button>

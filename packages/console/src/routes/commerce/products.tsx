@@ -7,20 +7,12 @@ import { emptyVariantForm, isInvalid, newVariantBody, priceRange, unitsLeft, uni
 import { formatMoney } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useCan, useEnvironment } from '../../shell';
+import { List, rowsOf } from '../../ui/list';
+import { OrganizationField, organizationOptions, useOrganizations, type Organization } from '../../ui/organizations';
 import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
-import { FilterForm } from '../developers/filters';
 import { VariantFields } from './variants';
 
-export type Organization = { id: string; name: string; currency?: string };
 type Filters = { status?: string; kind?: string; organization?: string };
-
-/** The organizations a member may sell for, for the pickers of the merch screens. */
-export function useOrganizations() {
-  const environment = useEnvironment();
-  const canOrgs = useCan('organizations:read');
-  const orgs = tsr.organizations.list.useQuery({ queryKey: ['organizations', environment], queryData: { query: { limit: 100 } } as never, enabled: canOrgs });
-  return { organizations: ((orgs.data?.body as { data?: Organization[] } | undefined)?.data ?? []) as Organization[], pending: canOrgs && orgs.isPending };
-}
 
 /** A new product of one organization, with its first variant; it starts as a draft. */
 function CreateProduct({ organizations, onCreated }: { organizations: Organization[]; onCreated: (p: CommerceProduct) => void }) {
@@ -48,15 +40,7 @@ function CreateProduct({ organizations, onCreated }: { organizations: Organizati
   return (
     <form className="card" onSubmit={(e) => void submit(e).catch(() => undefined)} aria-labelledby="new-product">
       <h2 id="new-product">New product</h2>
-      <Field label="Organization">
-        <select value={form.organization} onChange={(e) => setForm({ ...form, organization: e.target.value })}>
-          {organizations.map((o) => (
-            <option key={o.id} value={o.id}>
-              {o.name}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <OrganizationField organizations={organizations} value={form.organization} onChange={(organization) => setForm({ ...form, organization })} />
       <fieldset className="choice">
         <legend>Kind</legend>
         {(['physical', 'digital'] as const).map((k) => (
@@ -77,12 +61,7 @@ function CreateProduct({ organizations, onCreated }: { organizations: Organizati
       </Field>
       <h3>First variant</h3>
       <VariantFields form={variant} currency={form.currency} onChange={setVariant} />
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      <ErrorNote error={create.error} />
+      <ErrorNote error={invalid ?? create.error} />
       <button type="submit" disabled={create.isPending}>
         {create.isPending ? 'Creating…' : 'Create product'}
       </button>
@@ -103,7 +82,6 @@ export function ProductsPage() {
     queryKey: ['products', environment, search.status, search.kind, search.organization],
     queryData: { query: { limit: 100, ...withoutEmpty(search) } as never },
   });
-  const products = (list.data?.body as { data: CommerceProduct[] } | undefined)?.data ?? [];
   const orgName = (id: string) => organizations.find((o) => o.id === id)?.name ?? id;
   const filtered = Boolean(search.status || search.kind || search.organization);
 
@@ -134,87 +112,48 @@ export function ProductsPage() {
             }}
           />
         ))}
-      <FilterForm<Filters> initial={search} apply={(v) => void navigate({ to: '/merch/products', search: withoutEmpty(v) })}>
-        {(v, set) => (
-          <>
-            <Field label="Status">
-              <select value={v.status ?? ''} onChange={(e) => set('status', e.target.value)}>
-                <option value="">Any</option>
-                {['draft', 'published', 'archived'].map((s) => (
-                  <option key={s}>{s}</option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Kind">
-              <select value={v.kind ?? ''} onChange={(e) => set('kind', e.target.value)}>
-                <option value="">Any</option>
-                <option>physical</option>
-                <option>digital</option>
-              </select>
-            </Field>
-            <Field label="Organization">
-              <select value={v.organization ?? ''} onChange={(e) => set('organization', e.target.value)}>
-                <option value="">Any</option>
-                {organizations.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </>
-        )}
-      </FilterForm>
-      <ErrorNote error={list.error} />
-      {list.isPending ? (
-        <Loading what="Loading products" />
-      ) : products.length === 0 ? (
-        <EmptyState title={filtered ? 'No products match' : 'No products yet'}>
-          <p>
-            {filtered
-              ? 'Clear a filter to see more.'
-              : canWrite
-                ? 'Create a product with its first variant, set its stock, then publish it to sell it on your pages.'
-                : 'Products your organizations sell appear here.'}
-          </p>
-        </EmptyState>
-      ) : (
-        <table>
-          <caption className="sr-only">Products, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="wide-only">
-                Kind
-              </th>
-              <th scope="col" className="wide-only">
-                Organization
-              </th>
-              <th scope="col">Price</th>
-              <th scope="col">Available</th>
-            </tr>
-          </thead>
-          <tbody>
-            {products.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <Link to="/merch/products/$product" params={{ product: p.id }}>
-                    {p.name}
-                  </Link>
-                </td>
-                <td>
-                  <Badge tone={toneOf(p.status)}>{p.status}</Badge>
-                </td>
-                <td className="wide-only">{p.kind}</td>
-                <td className="wide-only">{orgName(p.organization)}</td>
-                <td>{priceRange(p, formatMoney)}</td>
-                <td>{unitsText(unitsLeft(p))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <List<CommerceProduct>
+        caption="Products, newest first"
+        query={list}
+        rows={rowsOf<CommerceProduct>(list)}
+        rowKey={(p) => p.id}
+        loading="Loading products"
+        filters={{
+          fields: [
+            { key: 'status', label: 'Status', options: ['draft', 'published', 'archived'] },
+            { key: 'kind', label: 'Kind', options: ['physical', 'digital'] },
+            { key: 'organization', label: 'Organization', options: organizationOptions(organizations) },
+          ],
+          values: search,
+          apply: (v) => void navigate({ to: '/merch/products', search: withoutEmpty(v) }),
+        }}
+        empty={
+          <EmptyState title={filtered ? 'No products match' : 'No products yet'}>
+            <p>
+              {filtered
+                ? 'Clear a filter to see more.'
+                : canWrite
+                  ? 'Create a product with its first variant, set its stock, then publish it to sell it on your pages.'
+                  : 'Products your organizations sell appear here.'}
+            </p>
+          </EmptyState>
+        }
+        columns={[
+          {
+            header: 'Product',
+            cell: (p) => (
+              <Link to="/merch/products/$product" params={{ product: p.id }}>
+                {p.name}
+              </Link>
+            ),
+          },
+          { header: 'Status', cell: (p) => <Badge tone={toneOf(p.status)}>{p.status}</Badge> },
+          { header: 'Kind', cell: (p) => p.kind, wide: true },
+          { header: 'Organization', cell: (p) => orgName(p.organization), wide: true },
+          { header: 'Price', cell: (p) => priceRange(p, formatMoney) },
+          { header: 'Available', cell: (p) => unitsText(unitsLeft(p)) },
+        ]}
+      />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { isInvalid, settingsPatch } from '../../commerce/merch';
 import { amountText, formatDateTime, formatMoney } from '../../format';
 import { useCan, useEnvironment } from '../../shell';
 import { EmptyState, ErrorNote, Field, Loading, PageHeader } from '../../ui/ui';
-import { useOrganizations } from './products';
+import { OrganizationField, useOrganizations } from '../../ui/organizations';
 
 /** The settings form: how long a pending order holds stock, the shipping fee, and pickup. */
 function SettingsForm({ settings, currency, onSaved }: { settings: CommerceSettings; currency: string; onSaved: () => Promise<unknown> }) {
@@ -42,12 +42,7 @@ function SettingsForm({ settings, currency, onSaved }: { settings: CommerceSetti
       <Field label="Pickup instructions" hint="Where and when, up to 500 characters.">
         <textarea rows={2} maxLength={500} value={form.instructions} onChange={(e) => setForm({ ...form, instructions: e.target.value })} />
       </Field>
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      <ErrorNote error={update.error} />
+      <ErrorNote error={invalid ?? update.error} />
       <button type="submit" disabled={update.isPending}>
         Save settings
       </button>
@@ -73,15 +68,7 @@ export function CommerceSettingsPage() {
     <>
       <PageHeader title="Commerce settings" />
       {organizations.length > 1 && (
-        <Field label="Organization">
-          <select value={id ?? ''} onChange={(e) => void navigate({ to: '/merch/settings', search: { organization: e.target.value } })}>
-            {organizations.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <OrganizationField organizations={organizations} value={id ?? ''} onChange={(organization) => void navigate({ to: '/merch/settings', search: { organization } })} />
       )}
       {pending ? (
         <Loading what="Loading organizations" />

@@ -4,6 +4,7 @@ import { tsr } from '../../api/client';
 import { emptyVariantForm, isInvalid, newVariantBody, unitsText, variantForm, variantPatch, type VariantForm } from '../../commerce/merch';
 import { formatMoney } from '../../format';
 import { useCan } from '../../shell';
+import { List } from '../../ui/list';
 import { Badge, EmptyState, ErrorNote, Field } from '../../ui/ui';
 
 /** A variant's fields, for a new product's first variant and for a new variant. */
@@ -59,12 +60,7 @@ function EditVariant({ variant, currency, onDone }: { variant: ProductVariant; c
       <button type="button" className="secondary" onClick={() => onDone(false)}>
         Cancel
       </button>
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      <ErrorNote error={update.error} />
+      <ErrorNote error={invalid ?? update.error} />
     </form>
   );
 }
@@ -89,12 +85,7 @@ function AddVariant({ product, onAdded }: { product: CommerceProduct; onAdded: (
       <button type="submit" disabled={create.isPending}>
         Add variant
       </button>
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      <ErrorNote error={create.error} />
+      <ErrorNote error={invalid ?? create.error} />
     </form>
   );
 }
@@ -107,55 +98,37 @@ export function Variants({ product, onChanged }: { product: CommerceProduct; onC
   return (
     <section aria-labelledby="variants">
       <h2 id="variants">Variants</h2>
-      {product.variants.length === 0 ? (
-        <EmptyState title="No variants yet">
-          <p>Add at least one active variant (a size, a colour) with its price and stock before publishing.</p>
-        </EmptyState>
-      ) : (
-        <div className="scroll" tabIndex={0} role="region" aria-label={`Variants of ${product.name}, scrolls sideways`}>
-          <table>
-            <caption className="sr-only">Variants of {product.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Variant</th>
-                <th scope="col">SKU</th>
-                <th scope="col">Price</th>
-                <th scope="col">Stock</th>
-                <th scope="col">Available</th>
-                <th scope="col">Reserved</th>
-                <th scope="col">Sold</th>
-                <th scope="col">Status</th>
-                {editable && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {product.variants.map((v) => (
-                <tr key={v.id}>
-                  <td>{v.name}</td>
-                  <td>
-                    <code>{v.sku}</code>
-                  </td>
-                  <td>{formatMoney(v.price, product.currency)}</td>
-                  <td>{unitsText(v.stock)}</td>
-                  <td>{unitsText(v.available)}</td>
-                  <td>{v.reserved}</td>
-                  <td>{v.sold}</td>
-                  <td>
-                    <Badge tone={v.active ? 'ok' : 'muted'}>{v.active ? 'active' : 'inactive'}</Badge>
-                  </td>
-                  {editable && (
-                    <td>
-                      <button type="button" className="secondary" aria-expanded={editing === v.id} onClick={() => setEditing(editing === v.id ? null : v.id)}>
-                        Edit<span className="sr-only"> {v.sku}</span>
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <List<ProductVariant>
+        caption={`Variants of ${product.name}`}
+        scroll
+        query={{ isPending: false, error: null }}
+        rows={product.variants}
+        rowKey={(v) => v.id}
+        loading="Loading variants"
+        empty={
+          <EmptyState title="No variants yet">
+            <p>Add at least one active variant (a size, a colour) with its price and stock before publishing.</p>
+          </EmptyState>
+        }
+        columns={[
+          { header: 'Variant', cell: (v) => v.name },
+          { header: 'SKU', cell: (v) => <code>{v.sku}</code> },
+          { header: 'Price', cell: (v) => formatMoney(v.price, product.currency) },
+          { header: 'Stock', cell: (v) => unitsText(v.stock) },
+          { header: 'Available', cell: (v) => unitsText(v.available) },
+          { header: 'Reserved', cell: (v) => v.reserved },
+          { header: 'Sold', cell: (v) => v.sold },
+          { header: 'Status', cell: (v) => <Badge tone={v.active ? 'ok' : 'muted'}>{v.active ? 'active' : 'inactive'}</Badge> },
+          editable && {
+            header: 'Actions',
+            cell: (v) => (
+              <button type="button" className="secondary" aria-expanded={editing === v.id} onClick={() => setEditing(editing === v.id ? null : v.id)}>
+                Edit<span className="sr-only"> {v.sku}</span>
+              </button>
+            ),
+          },
+        ]}
+      />
       {editable &&
         product.variants
           .filter((v) => v.id === editing)

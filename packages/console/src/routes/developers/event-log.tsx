@@ -5,7 +5,7 @@ import { formatDateTime } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useEnvironment } from '../../shell';
 import { EmptyState, ErrorNote, Field, Loading, PageHeader } from '../../ui/ui';
-import { FilterForm } from './filters';
+import { FilterForm } from '../../ui/list';
 
 type Filters = { type?: string };
 

@@ -5,7 +5,7 @@ import { formatDateTime } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useEnvironment } from '../../shell';
 import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
-import { FilterForm } from './filters';
+import { FilterForm } from '../../ui/list';
 
 type Filters = { id?: string; status?: string; path?: string; method?: string };
 

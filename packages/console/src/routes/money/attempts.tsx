@@ -6,7 +6,7 @@ import { formatDateTime, formatMoney } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useEnvironment } from '../../shell';
 import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
-import { FilterForm } from '../developers/filters';
+import { FilterForm } from '../../ui/list';
 
 /** `late` in the URL as a person reads it (`yes`, `no`): the router would quote `true` to keep it a string. */
 const LATE: Record<string, 'true' | 'false' | undefined> = { yes: 'true', no: 'false' };

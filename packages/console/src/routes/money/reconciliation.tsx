@@ -6,9 +6,8 @@ import type { Payment, Refund } from '../../api/types';
 import { amountText, formatDateTime, formatMoney, parseMoney } from '../../format';
 import { heldForReview, REASON_TEXT, waitingFor, type HeldPayment } from '../../money/review';
 import { useCan, useEnvironment } from '../../shell';
-import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
-
-const dataOf = <T,>(q: { data?: { body: unknown } }) => (q.data?.body as { data: T[] } | undefined)?.data ?? [];
+import { List, rowsOf, type Column } from '../../ui/list';
+import { Badge, EmptyState, ErrorNote, Field, PageHeader, toneOf } from '../../ui/ui';
 
 /** Returns money of one held payment: all that is left by default, or less. */
 function RefundForm({ held, onDone, onCancel }: { held: HeldPayment; onDone: () => void; onCancel: () => void }) {
@@ -42,54 +41,46 @@ function RefundForm({ held, onDone, onCancel }: { held: HeldPayment; onDone: () 
       <button type="button" className="secondary" onClick={onCancel}>
         Cancel
       </button>
-      {invalid && (
-        <p className="error" role="alert">
-          {invalid}
-        </p>
-      )}
-      <ErrorNote error={refund.error} />
+      <ErrorNote error={invalid ?? refund.error} />
     </form>
   );
 }
 
-function PendingAttempts({ payments }: { payments: Payment[] }) {
-  const now = new Date();
-  if (payments.length === 0) return <EmptyState title="No attempts waiting">{<p>Every payment started has an answer from its payer or provider.</p>}</EmptyState>;
-  return (
-    <table>
-      <caption className="sr-only">Payment attempts waiting for an answer, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Payment</th>
-          <th scope="col">Order</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Method</th>
-          <th scope="col">Waiting</th>
-          <th scope="col">Next step</th>
-        </tr>
-      </thead>
-      <tbody>
-        {payments.map((p) => (
-          <tr key={p.id}>
-            <td>
-              <code>{p.id}</code>
-            </td>
-            <td>
-              <code>{p.order}</code>
-            </td>
-            <td>{formatMoney(p.amount, p.currency)}</td>
-            <td>
-              {p.method}
-              {p.payer_hint && <span className="muted"> ••{p.payer_hint}</span>} <span className="muted">({p.provider ?? '—'})</span>
-            </td>
-            <td>{waitingFor(p.created_at, now)}</td>
-            <td>{p.next_action?.type === 'confirm_on_phone' ? 'Payer confirms on their phone' : p.next_action?.type === 'redirect' ? 'Payer is on the provider\'s page' : 'Asked of the provider on schedule'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+const NEXT_STEP: Record<string, string> = { confirm_on_phone: 'Payer confirms on their phone', redirect: "Payer is on the provider's page" };
+
+const pendingColumns = (now: Date): Column<Payment>[] => [
+  { header: 'Payment', cell: (p) => <code>{p.id}</code> },
+  { header: 'Order', cell: (p) => <code>{p.order}</code> },
+  { header: 'Amount', cell: (p) => formatMoney(p.amount, p.currency) },
+  {
+    header: 'Method',
+    cell: (p) => (
+      <>
+        {p.method}
+        {p.payer_hint && <span className="muted"> ••{p.payer_hint}</span>} <span className="muted">({p.provider ?? '—'})</span>
+      </>
+    ),
+  },
+  { header: 'Waiting', cell: (p) => waitingFor(p.created_at, now) },
+  { header: 'Next step', cell: (p) => NEXT_STEP[p.next_action?.type ?? ''] ?? 'Asked of the provider on schedule' },
+];
+
+const refundColumns: Column<Refund>[] = [
+  { header: 'Refund', cell: (r) => <code>{r.id}</code> },
+  { header: 'Payment', cell: (r) => (r.payment ? <code>{r.payment}</code> : '—') },
+  { header: 'Amount', cell: (r) => formatMoney(r.amount, r.currency) },
+  {
+    header: 'Status',
+    cell: (r) => (
+      <>
+        <Badge tone={toneOf(r.status)}>{r.status}</Badge>
+        {r.failure_code && <span className="muted"> {r.failure_message ?? r.failure_code}</span>}
+      </>
+    ),
+  },
+  { header: 'Reason', cell: (r) => r.reason ?? '—' },
+  { header: 'Created', cell: (r) => formatDateTime(r.created_at) },
+];
 
 /**
  * Reconciliation: attempts still waiting for an answer, payments held for review (late, or another amount than
@@ -108,9 +99,8 @@ export function ReconciliationPage() {
   const [refunding, setRefunding] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
-  const held = heldForReview(dataOf<Payment>(late), dataOf<Payment>(mismatched));
-  const refunds = [...dataOf<Refund>(failedRefunds), ...dataOf<Refund>(pendingRefunds)].sort((a, b) => b.created_at.localeCompare(a.created_at));
-  const loading = pending.isPending || late.isPending || mismatched.isPending;
+  const held = heldForReview(rowsOf<Payment>(late), rowsOf<Payment>(mismatched));
+  const refunds = [...rowsOf<Refund>(failedRefunds), ...rowsOf<Refund>(pendingRefunds)].sort((a, b) => b.created_at.localeCompare(a.created_at));
   const refunded = async (id: string) => {
     setRefunding(null);
     setDone(`Refund issued for ${id}.`);
@@ -126,113 +116,92 @@ export function ReconciliationPage() {
         The service asks providers about waiting attempts on its own schedule and settles them; what it cannot settle by a rule waits
         here. <Link to="/money/payments">All payments</Link>
       </p>
-      <ErrorNote error={pending.error ?? late.error ?? mismatched.error ?? pendingRefunds.error ?? failedRefunds.error} />
-      {loading ? (
-        <Loading what="Loading reconciliation" />
-      ) : (
-        <>
-          <h2>Pending attempts</h2>
-          <PendingAttempts payments={dataOf<Payment>(pending)} />
+      <ErrorNote error={pendingRefunds.error ?? failedRefunds.error} />
+      <h2>Pending attempts</h2>
+      <List<Payment>
+        caption="Payment attempts waiting for an answer, newest first"
+        query={pending}
+        rows={rowsOf<Payment>(pending)}
+        rowKey={(p) => p.id}
+        loading="Loading pending attempts"
+        empty={
+          <EmptyState title="No attempts waiting">
+            <p>Every payment started has an answer from its payer or provider.</p>
+          </EmptyState>
+        }
+        columns={pendingColumns(new Date())}
+      />
 
-          <h2>Held for review</h2>
-          {done && (
-            <p className="notice" role="status">
-              {done}
-            </p>
-          )}
-          {held.length === 0 ? (
-            <EmptyState title="Nothing held for review">
-              <p>Late payments and payments confirmed for another amount show here, to refund or keep.</p>
-            </EmptyState>
-          ) : (
-            <table>
-              <caption className="sr-only">Payments held for review, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Why</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Refunded</th>
-                  <th scope="col">Created</th>
-                  {canRefund && <th scope="col">Actions</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {held.map((h) => (
-                  <tr key={h.payment.id}>
-                    <td>
-                      <code>{h.payment.id}</code>
-                      <br />
-                      <span className="muted">order</span> <code>{h.payment.order}</code>
-                    </td>
-                    <td>
-                      {h.reasons.map((r) => (
-                        <div key={r}>{REASON_TEXT[r]}</div>
-                      ))}
-                      {h.payment.failure_message && <div className="muted">{h.payment.failure_message}</div>}
-                    </td>
-                    <td>{formatMoney(h.payment.amount, h.payment.currency)}</td>
-                    <td>
-                      <Badge tone={toneOf(h.payment.status)}>{h.payment.status}</Badge>
-                    </td>
-                    <td>{h.payment.amount_refunded ? formatMoney(h.payment.amount_refunded, h.payment.currency) : '—'}</td>
-                    <td>{formatDateTime(h.payment.created_at)}</td>
-                    {canRefund && (
-                      <td>
-                        {h.refundable > 0 && (
-                          <button type="button" className="danger" onClick={() => (setDone(null), setRefunding(h.payment.id))}>
-                            Refund<span className="sr-only"> {h.payment.id}</span>
-                          </button>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {opened && <RefundForm key={opened.payment.id} held={opened} onDone={() => void refunded(opened.payment.id)} onCancel={() => setRefunding(null)} />}
-
-          <h2>Refunds pending or failed</h2>
-          {refunds.length === 0 ? (
-            <EmptyState title="No refunds waiting or failed">
-              <p>A refund a provider has not settled yet, or one it refused, shows here.</p>
-            </EmptyState>
-          ) : (
-            <table>
-              <caption className="sr-only">Refunds pending or failed, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Refund</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Reason</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {refunds.map((r) => (
-                  <tr key={r.id}>
-                    <td>
-                      <code>{r.id}</code>
-                    </td>
-                    <td>{r.payment ? <code>{r.payment}</code> : '—'}</td>
-                    <td>{formatMoney(r.amount, r.currency)}</td>
-                    <td>
-                      <Badge tone={toneOf(r.status)}>{r.status}</Badge>
-                      {r.failure_code && <span className="muted"> {r.failure_message ?? r.failure_code}</span>}
-                    </td>
-                    <td>{r.reason ?? '—'}</td>
-                    <td>{formatDateTime(r.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </>
+      <h2>Held for review</h2>
+      {done && (
+        <p className="notice" role="status">
+          {done}
+        </p>
       )}
+      <List<HeldPayment>
+        caption="Payments held for review, newest first"
+        query={{ isPending: late.isPending || mismatched.isPending, error: late.error ?? mismatched.error }}
+        rows={held}
+        rowKey={(h) => h.payment.id}
+        loading="Loading payments held for review"
+        empty={
+          <EmptyState title="Nothing held for review">
+            <p>Late payments and payments confirmed for another amount show here, to refund or keep.</p>
+          </EmptyState>
+        }
+        columns={[
+          {
+            header: 'Payment',
+            cell: (h) => (
+              <>
+                <code>{h.payment.id}</code>
+                <br />
+                <span className="muted">order</span> <code>{h.payment.order}</code>
+              </>
+            ),
+          },
+          {
+            header: 'Why',
+            cell: (h) => (
+              <>
+                {h.reasons.map((r) => (
+                  <div key={r}>{REASON_TEXT[r]}</div>
+                ))}
+                {h.payment.failure_message && <div className="muted">{h.payment.failure_message}</div>}
+              </>
+            ),
+          },
+          { header: 'Amount', cell: (h) => formatMoney(h.payment.amount, h.payment.currency) },
+          { header: 'Status', cell: (h) => <Badge tone={toneOf(h.payment.status)}>{h.payment.status}</Badge> },
+          { header: 'Refunded', cell: (h) => (h.payment.amount_refunded ? formatMoney(h.payment.amount_refunded, h.payment.currency) : '—') },
+          { header: 'Created', cell: (h) => formatDateTime(h.payment.created_at) },
+          canRefund && {
+            header: 'Actions',
+            cell: (h) =>
+              h.refundable > 0 && (
+                <button type="button" className="danger" onClick={() => (setDone(null), setRefunding(h.payment.id))}>
+                  Refund<span className="sr-only"> {h.payment.id}</span>
+                </button>
+              ),
+          },
+        ]}
+      />
+      {opened && <RefundForm key={opened.payment.id} held={opened} onDone={() => void refunded(opened.payment.id)} onCancel={() => setRefunding(null)} />}
+
+      <h2>Refunds pending or failed</h2>
+      <List<Refund>
+        caption="Refunds pending or failed, newest first"
+        query={{ isPending: pendingRefunds.isPending || failedRefunds.isPending, error: null }}
+        rows={refunds}
+        rowKey={(r) => r.id}
+        loading="Loading refunds"
+        empty={
+          <EmptyState title="No refunds waiting or failed">
+            <p>A refund a provider has not settled yet, or one it refused, shows here.</p>
+          </EmptyState>
+        }
+        columns={refundColumns}
+      />
     </>
   );
 }

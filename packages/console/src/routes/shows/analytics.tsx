@@ -3,9 +3,9 @@ import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Too
 import { tsr } from '../../api/client';
 import { formatMajor } from '../../format';
 import { useCan, useEnvironment } from '../../shell';
+import { OrganizationField, useOrganizations } from '../../ui/organizations';
 import { EmptyState, ErrorNote, Field, Loading, PageHeader } from '../../ui/ui';
 
-type Organization = { id: string; name: string };
 type Body<T> = { body: { data: T } } | undefined;
 
 /** Sales over time (analytics count money in major units, unlike the API's objects), revenue by day, per-event results and conversions for one organizer over a period. */
@@ -13,8 +13,7 @@ export function AnalyticsPage() {
   const environment = useEnvironment();
   const canOrgs = useCan('organizations:read');
   const [period, setPeriod] = useState('30d');
-  const orgs = tsr.organizations.list.useQuery({ queryKey: ['organizations', environment], queryData: { query: { limit: 100 } } as never, enabled: canOrgs });
-  const organizations = ((orgs.data?.body as { data?: Organization[] } | undefined)?.data ?? []) as Organization[];
+  const { organizations, pending } = useOrganizations();
   const [picked, setPicked] = useState('');
   const organization = picked || organizations[0]?.id || undefined;
   const query = { period, organization } as never;
@@ -32,7 +31,7 @@ export function AnalyticsPage() {
   const perEvent = (events.data as Body<Array<{ event_id: string; event_name: string; tickets_sold: number; revenue?: number; currency: string; checkin_rate_pct: number | null }>>)?.body.data ?? [];
   const conv = (conversions.data as Body<{ page_views: number; unique_visitors: number; orders: number; conversion_rate_pct: number }>)?.body.data;
 
-  if (canOrgs && orgs.isPending) return <Loading what="Loading organizers" />;
+  if (pending) return <Loading what="Loading organizers" />;
   if (canOrgs && organizations.length === 0) {
     return (
       <>
@@ -48,15 +47,7 @@ export function AnalyticsPage() {
       <PageHeader title="Analytics" />
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         {organizations.length > 1 && (
-          <Field label="Organizer">
-            <select value={organization} onChange={(e) => setPicked(e.target.value)}>
-              {organizations.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <OrganizationField label="Organizer" organizations={organizations} value={organization ?? ''} onChange={setPicked} />
         )}
         <Field label="Period">
           <select value={period} onChange={(e) => setPeriod(e.target.value)}>

@@ -5,9 +5,9 @@ import type { TicketedEvent } from '../../api/types';
 import { tsr } from '../../api/client';
 import { formatDateTime, localToIso } from '../../format';
 import { useCan, useEnvironment } from '../../shell';
+import { List, rowsOf } from '../../ui/list';
+import { OrganizationField, useOrganizations, type Organization } from '../../ui/organizations';
 import { Badge, EmptyState, ErrorNote, Field, Loading, PageHeader, toneOf } from '../../ui/ui';
-
-type Organization = { id: string; name: string };
 
 /** A new event; with no organization yet, the first is made from the name the member gives. */
 function CreateEvent({ organizations, onCreated }: { organizations: Organization[]; onCreated: (e: TicketedEvent) => void }) {
@@ -32,15 +32,7 @@ function CreateEvent({ organizations, onCreated }: { organizations: Organization
     <form className="card" onSubmit={(e) => void submit(e).catch(() => undefined)} aria-labelledby="new-event">
       <h2 id="new-event">New event</h2>
       {organizations.length > 0 ? (
-        <Field label="Organizer">
-          <select value={form.organization} onChange={set('organization')}>
-            {organizations.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <OrganizationField label="Organizer" organizations={organizations} value={form.organization} onChange={(organization) => setForm((f) => ({ ...f, organization }))} />
       ) : (
         <Field label="Organizer name" hint="Your first organizer: the brand or venue that sells the tickets.">
           <input required value={form.orgName} onChange={set('orgName')} />
@@ -68,16 +60,13 @@ export function EventsPage() {
   const navigate = useNavigate();
   const environment = useEnvironment();
   const canWrite = useCan('events:write');
-  const canOrgs = useCan('organizations:read');
   const queries = useQueryClient();
   const [creating, setCreating] = useState(false);
   const list = tsr.organizerEvents.list.useQuery({
     queryKey: ['events', environment, status],
     queryData: { query: { limit: 100, ...(status ? { status: status as TicketedEvent['status'] } : {}) } },
   });
-  const orgs = tsr.organizations.list.useQuery({ queryKey: ['organizations', environment], queryData: { query: { limit: 100 } } as never, enabled: canOrgs });
-  const events = (list.data?.body as { data: TicketedEvent[] } | undefined)?.data ?? [];
-  const organizations = ((orgs.data?.body as { data?: Organization[] } | undefined)?.data ?? []) as Organization[];
+  const { organizations, pending } = useOrganizations();
 
   return (
     <>
@@ -88,7 +77,7 @@ export function EventsPage() {
           </button>
         )}
       </PageHeader>
-      {creating && (orgs.isPending && canOrgs ? <Loading what="Loading organizers" /> : (
+      {creating && (pending ? <Loading what="Loading organizers" /> : (
         <CreateEvent
           organizations={organizations}
           onCreated={(e) => {
@@ -104,40 +93,30 @@ export function EventsPage() {
           </Link>
         ))}
       </nav>
-      <ErrorNote error={list.error} />
-      {list.isPending ? (
-        <Loading what="Loading events" />
-      ) : events.length === 0 ? (
-        <EmptyState title="No events here yet">
-          <p>{canWrite ? 'Create an event, add its ticket types, then publish it to start selling.' : 'Events your organizers create appear here.'}</p>
-        </EmptyState>
-      ) : (
-        <table>
-          <caption className="sr-only">Events</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Starts</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <Link to="/shows/events/$event" params={{ event: e.id }}>
-                    {e.name}
-                  </Link>
-                </td>
-                <td>
-                  <Badge tone={toneOf(e.status)}>{e.status}</Badge>
-                </td>
-                <td>{formatDateTime(e.starts_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <List<TicketedEvent>
+        caption="Events"
+        query={list}
+        rows={rowsOf<TicketedEvent>(list)}
+        rowKey={(e) => e.id}
+        loading="Loading events"
+        empty={
+          <EmptyState title="No events here yet">
+            <p>{canWrite ? 'Create an event, add its ticket types, then publish it to start selling.' : 'Events your organizers create appear here.'}</p>
+          </EmptyState>
+        }
+        columns={[
+          {
+            header: 'Event',
+            cell: (e) => (
+              <Link to="/shows/events/$event" params={{ event: e.id }}>
+                {e.name}
+              </Link>
+            ),
+          },
+          { header: 'Status', cell: (e) => <Badge tone={toneOf(e.status)}>{e.status}</Badge> },
+          { header: 'Starts', cell: (e) => formatDateTime(e.starts_at) },
+        ]}
+      />
     </>
   );
 }
