@@ -107,6 +107,31 @@ const commerceSettings = createRoute({
   component: lazyRouteComponent(() => import('./routes/commerce/settings'), 'CommerceSettingsPage'),
 });
 
+// Fans
+const fanbases = createRoute({
+  getParentRoute: () => app,
+  path: '/fans/fanbases',
+  validateSearch: stringParams(['organization', 'status']),
+  component: lazyRouteComponent(() => import('./routes/fans/fanbases'), 'FanbasesPage'),
+});
+const fanbase = createRoute({
+  getParentRoute: () => app,
+  path: '/fans/fanbases/$fanbase',
+  component: lazyRouteComponent(() => import('./routes/fans/fanbase-detail'), 'FanbaseDetailPage'),
+});
+const members = createRoute({
+  getParentRoute: () => app,
+  path: '/fans/fanbases/$fanbase/members',
+  validateSearch: stringParams(['search', 'status', 'tier', 'source', 'subscription_status']),
+  component: lazyRouteComponent(() => import('./routes/fans/members'), 'MembersPage'),
+});
+const subscriptions = createRoute({
+  getParentRoute: () => app,
+  path: '/fans/subscriptions',
+  validateSearch: stringParams(['fanbase', 'status', 'tier']),
+  component: lazyRouteComponent(() => import('./routes/fans/subscriptions'), 'SubscriptionsPage'),
+});
+
 // At the door: its own full-screen page, for a phone.
 const door = createRoute({
   getParentRoute: () => root,
@@ -118,7 +143,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings, fanbases, fanbase, members, subscriptions])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

@@ -40,6 +40,13 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
     ],
   },
   {
+    section: 'Fans',
+    links: [
+      { to: '/fans/fanbases', label: 'Fanbases', permission: 'fanbases:read' },
+      { to: '/fans/subscriptions', label: 'Subscriptions', permission: 'fanbases:read' },
+    ],
+  },
+  {
     section: 'Developers',
     links: [
       { to: '/developers/keys', label: 'API keys', permission: 'developers:read' },
