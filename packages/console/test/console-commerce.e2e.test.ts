@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, seriousViolations, shoot } from './kit/browser';
-import { nav, settled, startConsole, type ConsoleRun } from './kit/console';
+import { seriousViolations, shoot } from './kit/browser';
+import { nav, startConsole, type ConsoleRun } from './kit/console';
 
 /**
  * The Merch screens against the real server: the owner creates a product with its first variant, adds another,
@@ -258,19 +258,11 @@ describe('the console: merch', () => {
   });
 
   it('shows the merch screens at phone width without a CSP violation', async () => {
-    await page.setViewportSize(PHONE);
-    for (const [path, name] of [
+    await run.phoneScreens(page, [
       ['/console/merch/products', 'phone-products'],
       [`/console/merch/products/${state.product}`, 'phone-product'],
       [`/console/merch/settings?organization=${state.org}`, 'phone-commerce-settings'],
       ['/console/merch/orders?fulfillment_status=delivered', 'phone-product-orders'],
-    ] as const) {
-      await page.goto(`${run.server.url}${path}`);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      await settled(page);
-      expect(await seriousViolations(page), path).toEqual([]);
-      await shoot(page, name);
-    }
-    expect(run.cspViolations).toEqual([]);
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, seriousViolations, shoot } from './kit/browser';
-import { nav as navLink, settled, startConsole, type ConsoleRun } from './kit/console';
+import { seriousViolations, shoot } from './kit/browser';
+import { nav as navLink, startConsole, type ConsoleRun } from './kit/console';
 
 /**
  * The Shows screen for live streams and the Money screens for reconciliation, against the real server: the tenant's
@@ -47,17 +47,7 @@ beforeAll(async () => {
   state.clip = (await http().ok('POST', `/v1/streams/assets/${recording.id}/clips`, sk(), { start_time: 0, end_time: 2 })).id;
 
   // A published event with a priced ticket type, booked by the tenant's page.
-  const org = await http().ok('POST', '/v1/organizations', sk(), { name: 'Acme Live', handle: 'acme_live', kind: 'brand' });
-  const starts = new Date(Date.now() + 86_400_000);
-  const event = await http().ok('POST', '/v1/organizer/events', sk(), {
-    organization: org.id,
-    name: 'Friday show',
-    starts_at: starts.toISOString(),
-    ends_at: new Date(starts.getTime() + 3 * 3_600_000).toISOString(),
-  });
-  state.event = event.id;
-  state.ticketType = (await http().ok('POST', `/v1/organizer/events/${event.id}/ticket_types`, sk(), { name: 'Regular', pricing_mode: 'fixed', price: 150_000, quantity: 100 })).id;
-  await http().ok('POST', `/v1/organizer/events/${event.id}/publish`, sk(), {});
+  ({ event: state.event, ticketType: state.ticketType } = await run.publishedEvent());
 
   page = await run.newPage();
 }, 180_000);
@@ -149,19 +139,11 @@ describe('the console: live streams and reconciliation', () => {
   });
 
   it('shows the new screens at phone width without a CSP violation', async () => {
-    await page.setViewportSize(PHONE);
-    for (const [path, name] of [
+    await run.phoneScreens(page, [
       ['/console/shows/streams', 'phone-live-streams'],
       [`/console/shows/streams/${state.stream!.id}`, 'phone-live-stream'],
       ['/console/money/reconciliation', 'phone-reconciliation'],
       ['/console/money/attempts?view=refunds', 'phone-refunds'],
-    ] as const) {
-      await page.goto(`${run.server.url}${path}`);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      await settled(page);
-      expect(await seriousViolations(page), path).toEqual([]);
-      await shoot(page, name);
-    }
-    expect(run.cspViolations).toEqual([]);
+    ]);
   });
 });

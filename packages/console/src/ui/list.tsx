@@ -147,7 +147,8 @@ export function List<T>({ caption, columns, rows, rowKey, query, loading, empty,
   );
   return (
     <>
-      {filters && <FilterBar {...filters} />}
+      {/* Keyed by the applied values: the back button's filters show in the bar too. */}
+      {filters && <FilterBar key={JSON.stringify(filters.values)} {...filters} />}
       <ErrorNote error={query.error} />
       {query.isPending ? (
         <Loading what={loading} />

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../../server/test/spawn-server';
 import { api, bearer } from './api';
-import { DESKTOP, launchChromium } from './browser';
+import { expect } from 'vitest';
+import { DESKTOP, launchChromium, PHONE, seriousViolations, shoot } from './browser';
 import { startSmtp } from './smtp';
 
 type Tenant = Awaited<ReturnType<RunningServer['createTenant']>> & { tenant: { code: string } };
@@ -46,6 +47,32 @@ export async function startConsole(tenantName: string, members: Record<string, s
       await page.getByLabel('Code').fill(await smtp.codeFor(email, since));
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Welcome' }).waitFor();
+    },
+    /** An organization's published event (tomorrow, three hours) with one ticket type at KES 1,500.00, as the tenant's server makes it. */
+    async publishedEvent(name = 'Friday show') {
+      const org = await http.ok('POST', '/v1/organizations', bearer(tenant.keys.test.secret), { name: 'Acme Live', handle: 'acme_live', kind: 'brand' });
+      const starts = new Date(Date.now() + 86_400_000);
+      const event = await http.ok('POST', '/v1/organizer/events', bearer(tenant.keys.test.secret), {
+        organization: org.id,
+        name,
+        starts_at: starts.toISOString(),
+        ends_at: new Date(starts.getTime() + 3 * 3_600_000).toISOString(),
+      });
+      const ticketType = await http.ok('POST', `/v1/organizer/events/${event.id}/ticket_types`, bearer(tenant.keys.test.secret), { name: 'Regular', pricing_mode: 'fixed', price: 150_000, quantity: 100 });
+      await http.ok('POST', `/v1/organizer/events/${event.id}/publish`, bearer(tenant.keys.test.secret), {});
+      return { organization: org.id as string, event: event.id as string, ticketType: ticketType.id as string };
+    },
+    /** Each screen at phone width: its heading, nothing left loading, no serious axe violation, a screenshot; and no CSP violation. */
+    async phoneScreens(page: Page, screens: ReadonlyArray<readonly [path: string, screenshot: string]>) {
+      await page.setViewportSize(PHONE);
+      for (const [path, name] of screens) {
+        await page.goto(`${server.url}${path}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await settled(page);
+        expect(await seriousViolations(page), path).toEqual([]);
+        await shoot(page, name);
+      }
+      expect(cspViolations).toEqual([]);
     },
     async stop() {
       await browser.close();
