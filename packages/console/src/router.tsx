@@ -132,6 +132,37 @@ const subscriptions = createRoute({
   component: lazyRouteComponent(() => import('./routes/fans/subscriptions'), 'SubscriptionsPage'),
 });
 
+// Promoters
+const promoters = createRoute({
+  getParentRoute: () => app,
+  path: '/promoters/promoters',
+  validateSearch: stringParams(['organization', 'status']),
+  component: lazyRouteComponent(() => import('./routes/promoters/promoters'), 'PromotersPage'),
+});
+const promoter = createRoute({
+  getParentRoute: () => app,
+  path: '/promoters/promoters/$promoter',
+  component: lazyRouteComponent(() => import('./routes/promoters/promoter-detail'), 'PromoterDetailPage'),
+});
+const commissions = createRoute({
+  getParentRoute: () => app,
+  path: '/promoters/commissions',
+  validateSearch: stringParams(['promoter', 'status', 'type', 'payout']),
+  component: lazyRouteComponent(() => import('./routes/promoters/commissions'), 'CommissionsPage'),
+});
+const payouts = createRoute({
+  getParentRoute: () => app,
+  path: '/promoters/payouts',
+  validateSearch: stringParams(['promoter', 'status', 'method']),
+  component: lazyRouteComponent(() => import('./routes/promoters/payouts'), 'PayoutsPage'),
+});
+const leaderboard = createRoute({
+  getParentRoute: () => app,
+  path: '/promoters/leaderboard',
+  validateSearch: stringParams(['organization', 'from', 'to']),
+  component: lazyRouteComponent(() => import('./routes/promoters/leaderboard'), 'LeaderboardPage'),
+});
+
 // At the door: its own full-screen page, for a phone.
 const door = createRoute({
   getParentRoute: () => root,
@@ -143,7 +174,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings, fanbases, fanbase, members, subscriptions])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings, fanbases, fanbase, members, subscriptions, promoters, promoter, commissions, payouts, leaderboard])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

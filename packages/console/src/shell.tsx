@@ -47,6 +47,15 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
     ],
   },
   {
+    section: 'Promoters',
+    links: [
+      { to: '/promoters/promoters', label: 'Promoters', permission: 'promoters:read' },
+      { to: '/promoters/commissions', label: 'Commission ledger', permission: 'promoters:read' },
+      { to: '/promoters/payouts', label: 'Payouts', permission: 'promoters:read' },
+      { to: '/promoters/leaderboard', label: 'Leaderboard', permission: 'promoters:read' },
+    ],
+  },
+  {
     section: 'Developers',
     links: [
       { to: '/developers/keys', label: 'API keys', permission: 'developers:read' },
