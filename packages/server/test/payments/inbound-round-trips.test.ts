@@ -20,7 +20,7 @@ listenForCallbacks(t);
 
 /** The context over a pool of its own whose every statement (BEGIN and COMMIT too) is counted. */
 function counted(ctx: AppContext) {
-  const { db, pool } = createDatabase(ctx.config.DATABASE_URL, 1);
+  const { db, pool } = createDatabase(ctx.config.DATABASE_URL!, 1);
   const seen: string[] = [];
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
