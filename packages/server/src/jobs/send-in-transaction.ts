@@ -45,14 +45,32 @@ function onTransaction(trx: Transaction<DB>) {
  * cannot lose its job. Each payload is checked against its job's schema first (a mismatch is a bug: it
  * throws). Throws when a queue does not exist (pg-boss would silently drop the job). Jobs due now wake their queue's workers on every process as the transaction commits (`JobQueue.wakeOn`).
  */
-export async function sendInTransaction(trx: Transaction<DB>, jobs: readonly TransactionalJob[]): Promise<void> {
-  if (jobs.length === 0) return;
-  const rows = jobs.map(({ job, data, startAfter }) => ({
+const rowsOf = (jobs: readonly TransactionalJob[]) =>
+  jobs.map(({ job, data, startAfter }) => ({
     name: job.name,
     data: job.payload.parse(data),
     ...queuePolicy(job),
     startAfter: startAfter instanceof Date ? startAfter.toISOString() : startAfter === undefined ? undefined : `${startAfter} seconds`,
   }));
+
+/**
+ * pg-boss's statement inserting `jobs`, not run, to be nested in a larger statement (a CTE) that writes a row
+ * and its job at once; `$1` is the jobs' JSON, `$2`..`$6` pg-boss's defaults.
+ */
+export async function jobsInsertStatement(jobs: readonly TransactionalJob[]): Promise<{ text: string; values: unknown[] }> {
+  let statement: { text: string; values: unknown[] } | undefined;
+  const capture = async (text: string, values: unknown[]) => {
+    statement = { text, values };
+    return { rows: [] };
+  };
+  await sender.insert(rowsOf(jobs), { db: { executeSql: capture } });
+  if (!statement) throw new Error('send-in-transaction: pg-boss built no insert statement');
+  return statement;
+}
+
+export async function sendInTransaction(trx: Transaction<DB>, jobs: readonly TransactionalJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const rows = rowsOf(jobs);
   const db = onTransaction(trx);
   // pg-boss joins each job to its queue: a job for a queue that does not exist is silently not written.
   await sender.insert(rows, { db });

@@ -6,7 +6,8 @@ import { ProviderError, type PaymentProvider, type ProviderPaymentState, type Re
 import { providerForRow } from '../providers/provider-of-row';
 import { attemptOf } from '../refunds/refund-payment';
 import { settleRefund } from '../refunds/settle-refund';
-import { countTry, findNotification, markApplied, noteError, type NotificationRow } from './notifications.repository';
+import { inboundAdapter } from './inbound-adapters';
+import { claimTry, findConfigById, findNotification, markApplied, noteError, type NotificationRow } from './notifications.repository';
 import { fillReceipt, paymentOf, refundOf } from './notification-subjects';
 
 /** Tries before a notification about a payment or refund this server does not know is set aside. */
@@ -22,10 +23,12 @@ export class ApplyLater extends Error {}
  * the outcome recorded on the row; throws to be tried again.
  */
 export async function applyNotification(ctx: AppContext, id: string): Promise<string> {
-  const row = await findNotification(ctx.db, id);
-  if (!row) return 'missing';
-  if (row.applied_at) return row.outcome ?? 'applied';
-  const { attempts } = await countTry(ctx.db, id);
+  const row = await claimTry(ctx.db, id);
+  if (!row) {
+    const done = await findNotification(ctx.db, id);
+    return done ? (done.outcome ?? 'applied') : 'missing';
+  }
+  const { attempts } = row;
   try {
     const { outcome, subjectId } = row.kind === 'refund' ? await applyRefund(ctx, row, attempts) : await applyPayment(ctx, row, attempts);
     await markApplied(ctx.db, id, outcome, subjectId);
@@ -43,6 +46,17 @@ export async function applyNotification(ctx: AppContext, id: string): Promise<st
     }
     throw err;
   }
+}
+
+/**
+ * The adapter a payment or refund was made with: a configuration's is kept while its row is unchanged
+ * (`inboundAdapter`), so applying a notification does not unseal the secrets again.
+ */
+async function adapterOf(ctx: AppContext, provider: string | null, configId: string | null): Promise<PaymentProvider> {
+  if (provider === 'simulated' || provider === null || configId === null) return providerForRow(ctx, new Map(), provider, configId);
+  const row = await findConfigById(ctx.db, configId);
+  if (!row) throw new ProviderError('rejected', `configuration ${configId} no longer exists`);
+  return inboundAdapter(ctx, row);
 }
 
 const scopeOf = (row: NotificationRow): Scope => ({ tenantId: row.tenant_id, livemode: row.livemode });
@@ -65,7 +79,7 @@ async function applyPayment(ctx: AppContext, row: NotificationRow, attempts: num
     const filled = receipt && !payment.provider_receipt ? await fillReceipt(ctx.db, scope, payment.id, receipt) : false;
     return { outcome: filled ? 'receipt_recorded' : 'unchanged', subjectId: payment.id };
   }
-  const provider = await providerForRow(ctx, new Map<string, PaymentProvider>(), payment.provider, payment.provider_config_id);
+  const provider = await adapterOf(ctx, payment.provider, payment.provider_config_id);
   let state = await provider.queryPayment({ ...attemptOf(payment), providerReceipt: payment.provider_receipt ?? receipt });
   // Daraja's STK Query confirms the result but carries no amount: the callback says what was paid.
   if (state.status === 'succeeded' && payment.provider === 'mpesa' && hint?.status === 'succeeded' && hint.amount > 0) {
@@ -81,7 +95,7 @@ async function applyRefund(ctx: AppContext, row: NotificationRow, attempts: numb
   if (!found) return unmatched('refund', attempts);
   const { refund, payment } = found;
   if (refund.status !== 'pending') return { outcome: 'unchanged', subjectId: refund.id };
-  const provider = await providerForRow(ctx, new Map<string, PaymentProvider>(), refund.provider, refund.provider_config_id);
+  const provider = await adapterOf(ctx, refund.provider, refund.provider_config_id);
   const reference = refund.provider_reference ?? row.reference;
   // M-Pesa reversals have no status call: their result, at the reversal's own tokened address, is the answer.
   // A Transaction Status result that found nothing reads like a failed reversal, but under its own

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
-import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
+import { jobOf } from '../../../jobs/send-in-transaction';
 import type { InboundRequest } from '../provider';
 import { hashCallbackToken } from './callback-address';
 import { applyNotificationJob } from './apply-notification.job';
 import { inboundAdapter } from './inbound-adapters';
-import { findCallbackToken, findConfigById, insertNotification } from './notifications.repository';
+import { findConfigWithToken, notificationIdPlaceholder, recordNotification } from './notifications.repository';
 
 export interface InboundCall {
   providerType: string;
@@ -33,18 +33,21 @@ const TYPES = new Set(['mpesa', 'paystack', 'stripe']);
 /**
  * Checks an inbound notification as § 1.4 says (the signature through the adapter; M-Pesa's token against
  * its hash) and records a genuine one in the inbox, once per configuration and provider event id, with the
- * job that applies it in the same transaction. The provider's answer never waits for the provider's API.
+ * job that applies it in the same statement: two round trips in all (the configuration with the token's
+ * subject, then the record). The provider's answer never waits for the provider's API.
  */
 export async function receiveNotification(ctx: AppContext, call: InboundCall): Promise<ReceiveOutcome> {
   const notFound = ApiError.notFound('payment provider configuration', call.configId);
   if (!TYPES.has(call.providerType)) refuse(ctx, call, 'unknown_provider', notFound);
-  const config = await findConfigById(ctx.db, call.configId);
-  if (!config || config.type !== call.providerType) refuse(ctx, call, 'unknown_config', notFound);
+  const tokenHash = call.providerType === 'mpesa' && call.token ? hashCallbackToken(call.token) : null;
+  const found = await findConfigWithToken(ctx.db, call.configId, tokenHash);
+  if (!found || found.type !== call.providerType) refuse(ctx, call, 'unknown_config', notFound);
+  const { token_subject_id, token_subject_type, ...config } = found;
   let subject: { subject_id: string; subject_type: string } | undefined;
   if (config.type === 'mpesa') {
     if (!call.token) refuse(ctx, call, 'missing_token', notFound);
-    subject = await findCallbackToken(ctx.db, config.id, hashCallbackToken(call.token));
-    if (!subject) refuse(ctx, call, 'unknown_token', ApiError.notFound('callback address'));
+    if (!token_subject_id || !token_subject_type) refuse(ctx, call, 'unknown_token', ApiError.notFound('callback address'));
+    subject = { subject_id: token_subject_id, subject_type: token_subject_type };
     checkAllowlist(ctx, call);
   }
   const parsed = inboundAdapter(ctx, config).parseNotification({ headers: call.headers, rawBody: call.rawBody, token: call.token });
@@ -55,8 +58,9 @@ export async function receiveNotification(ctx: AppContext, call: InboundCall): P
   // A token made for a reversal names a refund; its subject only counts for a notification of that kind.
   const subjectId = subject && subject.subject_type === parsed.kind ? subject.subject_id : null;
   const ignored = parsed.kind === 'other';
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await insertNotification(trx, {
+  const row = await recordNotification(
+    ctx.db,
+    {
       provider_config_id: config.id,
       tenant_id: config.tenant_id,
       livemode: config.livemode,
@@ -68,12 +72,11 @@ export async function receiveNotification(ctx: AppContext, call: InboundCall): P
       subject_id: subjectId,
       applied_at: ignored ? new Date() : null,
       outcome: ignored ? 'ignored' : null,
-    });
-    if (!row) return 'duplicate';
-    if (ignored) return 'ignored';
-    await sendInTransaction(trx, [jobOf(applyNotificationJob, { id: String(row.id) })]);
-    return 'recorded';
-  });
+    },
+    ignored ? null : jobOf(applyNotificationJob, { id: notificationIdPlaceholder }),
+  );
+  if (!row) return 'duplicate';
+  return ignored ? 'ignored' : 'recorded';
 }
 
 /**
