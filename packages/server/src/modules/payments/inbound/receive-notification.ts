@@ -47,12 +47,12 @@ export async function receiveNotification(ctx: AppContext, call: InboundCall): P
     if (!subject) refuse(ctx, call, 'unknown_token', ApiError.notFound('callback address'));
     checkAllowlist(ctx, call);
   }
-  const parsed = inboundAdapter(ctx, config).parseNotification({ headers: call.headers, rawBody: call.rawBody, token: call.token });
+  const parsed = inboundAdapter(ctx, config).parseNotification({ headers: call.headers, rawBody: call.rawBody, token: call.token, subject: (subject?.subject_type ?? null) as 'payment' | 'refund' | 'payout' | null });
   if ('refused' in parsed) {
     if (parsed.refused === 'unauthenticated') refuse(ctx, call, 'bad_signature', ApiError.of('provider_webhook_refused', { message: parsed.message }));
     refuse(ctx, call, 'malformed', ApiError.of('invalid_request', { message: parsed.message, param: 'body' }));
   }
-  // A token made for a reversal names a refund; its subject only counts for a notification of that kind.
+  // A token made for a reversal names a refund (a B2C payment, a payout); its subject only counts for a notification of that kind.
   const subjectId = subject && subject.subject_type === parsed.kind ? subject.subject_id : null;
   const ignored = parsed.kind === 'other';
   return ctx.db.transaction().execute(async (trx) => {
