@@ -29,6 +29,7 @@ export const promotersModule: ModuleDefinition = {
       paid: (trx, scope, order, items) => recordPaidOrder(trx, scope, order, items, nowOf(ctx)),
       refunded: (trx, scope, order) => reverseForRefund(trx, scope, order, nowOf(ctx)),
       touched: (db, scope, touch) => touchReferral(ctx.secrets, db, scope, touch),
+      promoterOrganization: async (db, scope, id) => (await scoped(db, scope).selectFrom('promoters').select('organization_id').where('id', '=', id).executeTakeFirst())?.organization_id ?? null,
     });
     registerPayoutTarget({
       payoutSettled: async (c, scope, id, state) => Boolean(await settlePayout(c, scope, id, state)),
