@@ -18,7 +18,7 @@ const ALLOWED = {
   whitelabel: ['identity'],
   fanbases: ['access', 'creators', 'identity', 'messaging', 'payments', 'ticketing'],
   commerce: ['access', 'creators', 'identity', 'messaging', 'payments', 'streams', 'ticketing'],
-  promoters: ['identity', 'payments', 'ticketing'],
+  promoters: ['commerce', 'identity', 'payments', 'ticketing'],
 };
 
 /**

@@ -24,7 +24,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     /**
      * Scenarios to run, comma-separated: floor, heartbeat, session-open, access-check, entitlement-grant,
-     * list-live-streams, ticket-rush, payment-confirmations, merch-rush, public-event-page, signed-in-read, door-scans,
+     * list-live-streams, ticket-rush, attribution-rush, payment-confirmations, merch-rush, public-event-page, signed-in-read, door-scans,
      * rate-limits, hostile, console-first-load, webhook-fan-out.
      */
     only: { type: 'string' },

@@ -1,5 +1,6 @@
 import { accessCheck, entitlementGrant, sessionOpen } from './access';
 import { analyticsAtScale } from './analytics';
+import { attributionRush } from './attribution';
 import { attendeeExport } from './attendee-export';
 import { consoleFirstLoad } from './console';
 import { doorScans } from './door-scans';
@@ -27,6 +28,7 @@ export const SCENARIOS: Scenario[] = [
   entitlementGrant,
   listLiveStreams,
   ticketRush,
+  attributionRush,
   paymentConfirmations,
   mpesaCallback,
   merchRush,

@@ -23,6 +23,11 @@ export const AnalyticsQuerySchema = z.object({
   compare: flag.default(false),
   /** The organization (`org_…`): a key or a member of several names it; a member of one may leave it out. */
   organization: z.string().max(255).optional(),
+  promoter: z
+    .string()
+    .max(255)
+    .optional()
+    .describe('A `prm_` of the organization: sales figures (tickets, orders, revenue, ticket types, coupons used) count only the ticket orders attributed to it; page views, visitors and audience stay the organization\'s.'),
 });
 export type AnalyticsQuery = z.infer<typeof AnalyticsQuerySchema>;
 const EventQuery = AnalyticsQuerySchema.extend({ event_id: z.uuid().optional() });

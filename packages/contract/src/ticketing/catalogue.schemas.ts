@@ -190,6 +190,7 @@ export const CouponSchema = z
     valid_from: z.string().nullable(),
     valid_until: z.string().nullable(),
     active: z.boolean(),
+    promoter: z.string().nullable().describe('The `prm_` this coupon is bound to: a booking using it is attributed to that promoter.'),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -204,6 +205,7 @@ const couponFields = {
   valid_from: Instant.nullable().optional(),
   valid_until: Instant.nullable().optional(),
   active: z.boolean().optional(),
+  promoter: z.string().max(255).nullable().optional().describe('A `prm_` of the event\'s organization: bookings using the coupon are attributed to it (the latest touch). `null` unbinds it.'),
 };
 
 export const CreateCouponSchema = z.object(couponFields).meta({ id: 'CreateCouponRequest' });

@@ -105,6 +105,10 @@ export interface PayoutsTable {
   failure_code: string | null;
   failure_message: string | null;
   paid_at: Date | null;
+  /** The one B2C request was made (or is being made) at this time. */
+  sent_at: Generated<Date | null>;
+  /** When a pending provider payout is next asked about. */
+  next_check_at: Generated<Date | null>;
   metadata: Json<Record<string, string>>;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -36,8 +36,8 @@ let keys = 0;
 export const refund = (t: TestServer, tenant: Tenant, order: string, body: object = {}) =>
   t.http().post(`/v1/orders/${order}/refunds`).set(sk(tenant)).set('Idempotency-Key', `refund-${keys++}`).send(body);
 
-export const payout = (t: TestServer, tenant: Tenant, promoter: string, body: object, key: string | null = `payout-${keys++}`) => {
-  const req = t.http().post(`/v1/promoters/${promoter}/payouts`).set(sk(tenant));
+export const payout = (t: TestServer, tenant: Tenant, promoter: string, body: object, key: string | null = `payout-${keys++}`, mode: 'test' | 'live' = 'test') => {
+  const req = t.http().post(`/v1/promoters/${promoter}/payouts`).set(sk(tenant, mode));
   return (key === null ? req : req.set('Idempotency-Key', key)).send(body);
 };
 

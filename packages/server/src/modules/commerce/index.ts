@@ -20,3 +20,5 @@ export const commerceModule: ModuleDefinition = {
   routers: (ctx) => ({ commerce: commerceRouter(ctx) }),
   jobs: (ctx) => [recomputeReservedJob(ctx)],
 };
+
+export { productOrganization } from './products/product-organization';

@@ -31,3 +31,6 @@ export { startCheckoutPayment, type CheckoutAttempt } from './checkout/start-che
 export { latestSessionPayment, refreshPayment } from './checkout/refresh-payment';
 export type { NextAction } from './provider';
 export { giveUpHostedAttempts } from './checkout/give-up-attempts';
+export { registerPayoutTarget, type PayoutTarget } from './payouts/payout-target';
+export { payoutConfig, queryProviderPayout, sendProviderPayout, type SentPayout } from './payouts/provider-payouts';
+export type { PayoutState } from './provider';

@@ -104,6 +104,8 @@ export interface InboundRequest {
   rawBody: Buffer;
   /** The per-operation token of the address, when there is one (M-Pesa); the service has already matched it. */
   token: string | null;
+  /** What the token was made for: Daraja's results do not say whether they answer a reversal or a B2C payment. */
+  subject?: 'payment' | 'refund' | 'payout' | null;
 }
 
 /**
@@ -113,11 +115,11 @@ export interface InboundRequest {
 export interface InboundNotification {
   /** Unique per configuration: the inbox's key (Daraja: `CheckoutRequestID` plus result code). */
   providerEventId: string;
-  kind: 'payment' | 'refund' | 'other';
+  kind: 'payment' | 'refund' | 'payout' | 'other';
   /** The `provider_reference` of the payment or refund it is about, or `null` for `other`. */
   reference: string | null;
   /** The state the notification claims, and a receipt if it carries one (M-Pesa's `MpesaReceiptNumber`). */
-  hint: ProviderPaymentState | RefundState | null;
+  hint: ProviderPaymentState | RefundState | PayoutState | null;
   providerReceipt: string | null;
 }
 
@@ -137,6 +139,19 @@ export type RefundState =
   | { status: 'pending' }
   | { status: 'succeeded' }
   | { status: 'failed'; failureCode: RefundFailureCode; failureMessage: string | null };
+
+/** A payout's end as the provider tells it: paid with the provider's receipt, or failed. */
+export type PayoutState = { status: 'paid'; reference: string } | { status: 'failed'; code: string; message: string };
+
+export interface PayoutInput {
+  /** The `po_` id: Daraja's `OriginatorConversationID`, echoed in the result and asked about by Transaction Status. */
+  payoutId: string;
+  phone: string;
+  amount: number;
+  currency: string;
+  /** The payout's own inbound address (result and queue timeout). */
+  callbackUrl: string;
+}
 
 export interface RefundResult {
   providerReference: string | null;
@@ -165,6 +180,13 @@ export interface PaymentProvider {
    * comes to that address as a notification; without one it only answers `null`.
    */
   queryRefund(refund: { refundId: string; providerReference: string | null; payment: AttemptRef; callbackUrl?: string }): Promise<RefundState | null>;
+  /**
+   * Sends money to a phone (M-Pesa B2C); the result comes to `callbackUrl`. Answers the provider's reference
+   * once it accepted the request. Absent where the provider pays nothing out.
+   */
+  payout?(input: PayoutInput): Promise<{ providerReference: string }>;
+  /** Asks the provider to post a payout's result to `callbackUrl` again (M-Pesa: Transaction Status). */
+  queryPayout?(input: { payoutId: string; callbackUrl: string }): Promise<void>;
   /** Tries the credentials with a harmless call (OAuth token, a read). */
   verifyCredentials(): Promise<VerifiedAccount>;
 }

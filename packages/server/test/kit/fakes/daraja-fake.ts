@@ -37,6 +37,12 @@ export class DarajaFake extends FakeProvider {
   readonly reversals = new Map<string, { transactionId: string; resultCode: number | string; amountKes: number }>();
   /** While true, reversal results are never posted (lost on the way); Transaction Status still finds them. */
   loseReversalResults = false;
+  /** B2C payments by their `OriginatorConversationID`: what was paid, to whom, and the result. */
+  readonly b2cPayments = new Map<string, { transactionId: string; resultCode: number | string; amountKes: number; phone: string; commandId: string; partyA: string }>();
+  /** While true, B2C results are never posted (lost on the way); Transaction Status still finds them. */
+  loseB2cResults = false;
+  /** While true, a B2C request is carried out but answered `503` (a gateway timeout after Daraja took it). */
+  b2cAnswersUnavailable = false;
   /** While true, OAuth refuses every app (a revoked key). */
   refuseCredentials = false;
   /** Seconds a token lives (`expires_in`). */
@@ -93,7 +99,8 @@ export class DarajaFake extends FakeProvider {
       case '/mpesa/reversal/v1/request':
         return this.reversal(body);
       case '/mpesa/b2c/v3/paymentrequest':
-        return this.b2c(body);
+      case '/mpesa/b2c/v1/paymentrequest':
+        return this.b2c(body, req.path.includes('/v3/'));
       case '/mpesa/transactionstatus/v1/query':
         return this.status(body);
       default:
@@ -225,26 +232,43 @@ export class DarajaFake extends FakeProvider {
     );
   }
 
-  private b2c(body: Body): FakeAnswer {
-    if (!body.OriginatorConversationID) return d.darajaError(400, '400.002.02', 'Bad Request - Invalid OriginatorConversationID');
+  /**
+   * Daraja's B2C: `BusinessPayment` (or salary, promotion) of whole shillings from the B2C shortcode to a
+   * Kenyan phone; v3 takes the caller's `OriginatorConversationID` and refuses one it has seen. The result
+   * goes to `ResultURL`: `2001` for a wrong initiator, `1` for the failing phone, else paid with a receipt.
+   */
+  private b2c(body: Body, v3: boolean): FakeAnswer {
+    if (v3 && !body.OriginatorConversationID) return d.darajaError(400, '400.002.02', 'Bad Request - Invalid OriginatorConversationID');
+    if (v3 && this.b2cPayments.has(String(body.OriginatorConversationID))) return d.darajaError(409, '409.001.01', 'Duplicate OriginatorConversationID');
     const phone = String(body.PartyB ?? '');
     if (!/^254[17]\d{8}$/.test(phone)) return d.darajaError(400, '400.002.02', 'Bad Request - Invalid PartyB');
-    return this.acknowledge(body, (ids) => {
+    if (String(body.PartyA ?? '') !== d.DARAJA_B2C_SHORTCODE) return d.darajaError(400, '400.002.02', 'Bad Request - Invalid PartyA');
+    const commandId = String(body.CommandID ?? '');
+    if (!['BusinessPayment', 'SalaryPayment', 'PromotionPayment'].includes(commandId)) return d.darajaError(400, '400.002.02', 'Bad Request - Invalid CommandID');
+    const amount = Number(body.Amount);
+    if (!Number.isInteger(amount) || amount < 10) return d.darajaError(400, '400.002.02', 'Bad Request - Invalid Amount');
+    const answer = this.acknowledge(body, (ids) => {
       const base = { ...ids, timeoutUrl: String(body.QueueTimeOutURL), transactionId: d.newReceipt() };
-      if (!this.initiatorOk(body)) return { ...base, resultCode: 2001, resultDesc: 'The initiator information is invalid.' };
-      if (phone === d.REVERSAL_FAILS_PHONE) return { ...base, resultCode: 1, resultDesc: 'The balance is insufficient for the transaction.' };
-      const parameters = { TransactionAmount: Number(body.Amount), TransactionReceipt: base.transactionId, B2CRecipientIsRegisteredCustomer: 'Y', ReceiverPartyPublicName: `${phone} - Customer`, TransactionCompletedDateTime: new Date().toISOString() };
-      return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
+      const outcome = (() => {
+        if (!this.initiatorOk(body)) return { ...base, resultCode: 2001, resultDesc: 'The initiator information is invalid.' };
+        if (phone === d.REVERSAL_FAILS_PHONE) return { ...base, resultCode: 1, resultDesc: 'The balance is insufficient for the transaction.' };
+        const parameters = { TransactionAmount: amount, TransactionReceipt: base.transactionId, B2CRecipientIsRegisteredCustomer: 'Y', ReceiverPartyPublicName: `${phone} - Customer`, TransactionCompletedDateTime: new Date().toISOString() };
+        return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
+      })();
+      this.b2cPayments.set(ids.originatorConversationId, { transactionId: base.transactionId, resultCode: outcome.resultCode, amountKes: amount, phone, commandId, partyA: String(body.PartyA) });
+      return this.loseB2cResults ? null : outcome;
     });
+    return this.b2cAnswersUnavailable ? d.darajaError(503, '503.001.01', 'Service Unavailable') : answer;
   }
 
   /**
-   * By receipt, or by `OriginalConversationID`: a reversal's originator id (only a completed one is found), or
-   * an STK prompt's CheckoutRequestID.
+   * By receipt, or by `OriginalConversationID`: a reversal's or B2C payment's originator id (only a completed
+   * one is found), or an STK prompt's CheckoutRequestID.
    */
   private status(body: Body): FakeAnswer {
     const original = String(body.OriginalConversationID ?? '');
     const reversal = body.TransactionID ? undefined : this.reversals.get(original);
+    const b2c = body.TransactionID ? undefined : this.b2cPayments.get(original);
     const p = body.TransactionID ? this.receipts.get(String(body.TransactionID)) : this.stk.get(original);
     return this.acknowledge(body, (ids) => {
       const base = { ...ids, timeoutUrl: String(body.QueueTimeOutURL), transactionId: p?.receipt ?? reversal?.transactionId ?? '' };
@@ -252,6 +276,10 @@ export class DarajaFake extends FakeProvider {
       if (reversal?.resultCode === 0) {
         const parameters = { ReceiptNo: reversal.transactionId, 'Conversation ID': ids.conversationId, Amount: reversal.amountKes, TransactionStatus: 'Completed', ReasonType: 'Reversal', FinalisedTime: Number(d.nairobiNow()), DebitPartyName: `${d.DARAJA_SHORTCODE} - Svc` };
         return { ...base, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
+      }
+      if (b2c?.resultCode === 0) {
+        const parameters = { ReceiptNo: b2c.transactionId, 'Conversation ID': ids.conversationId, Amount: b2c.amountKes, TransactionStatus: 'Completed', ReasonType: 'Business Payment to Customer via API', FinalisedTime: Number(d.nairobiNow()), DebitPartyName: `${b2c.partyA} - Svc`, CreditPartyName: `${b2c.phone} - Customer` };
+        return { ...base, transactionId: b2c.transactionId, resultCode: 0, resultDesc: 'The service request is processed successfully.', parameters };
       }
       if (!p?.receipt) return { ...base, resultCode: 'R000002', resultDesc: 'The OriginalTransactionID is invalid.' };
       const parameters = { ReceiptNo: p.receipt, 'Conversation ID': ids.conversationId, Amount: p.amountKes, TransactionStatus: 'Completed', FinalisedTime: Number(d.nairobiNow()), DebitPartyName: `${p.phone} - Customer`, CreditPartyName: `${d.DARAJA_SHORTCODE} - Svc` };

@@ -2,7 +2,8 @@ import type { AppContext } from '../../../core/context';
 import type { Scope } from '../../../core/scope';
 import { settlePayment } from '../attempts/settle-payment';
 import { markConfigFailing } from '../provider-configs/provider-configs.service';
-import { ProviderError, type PaymentProvider, type ProviderPaymentState, type RefundState } from '../provider';
+import { ProviderError, type PaymentProvider, type PayoutState, type ProviderPaymentState, type RefundState } from '../provider';
+import { payoutTarget } from '../payouts/payout-target';
 import { providerForRow } from '../providers/provider-of-row';
 import { attemptOf } from '../refunds/refund-payment';
 import { settleRefund } from '../refunds/settle-refund';
@@ -30,7 +31,7 @@ export async function applyNotification(ctx: AppContext, id: string): Promise<st
   }
   const { attempts } = row;
   try {
-    const { outcome, subjectId } = row.kind === 'refund' ? await applyRefund(ctx, row, attempts) : await applyPayment(ctx, row, attempts);
+    const { outcome, subjectId } = row.kind === 'refund' ? await applyRefund(ctx, row, attempts) : row.kind === 'payout' ? await applyPayout(ctx, row) : await applyPayment(ctx, row, attempts);
     await markApplied(ctx.db, id, outcome, subjectId);
     return outcome;
   } catch (err) {
@@ -105,4 +106,19 @@ async function applyRefund(ctx: AppContext, row: NotificationRow, attempts: numb
   if (!state || state.status === 'pending') return { outcome: 'pending', subjectId: refund.id };
   const settled = await settleRefund(ctx, scope, refund.id, state, reference);
   return { outcome: settled?.status === 'pending' ? 'pending' : (settled?.status ?? 'unchanged'), subjectId: refund.id };
+}
+
+/**
+ * A B2C result (or a Transaction Status result) at a payout's own address settles the payout through its
+ * product, which moves it only from `pending`: a repeated result changes nothing. A failure decides only
+ * when it answers the payout's own request (its `OriginatorConversationID` is the payout's id); a status
+ * query's failure (not found yet) does not.
+ */
+async function applyPayout(ctx: AppContext, row: NotificationRow): Promise<{ outcome: string; subjectId: string | null }> {
+  if (!row.subject_id) return { outcome: 'unmatched', subjectId: null };
+  const hint = row.hint as PayoutState | null;
+  const own = row.reference === row.subject_id;
+  if (!hint || (hint.status === 'failed' && !own)) return { outcome: 'pending', subjectId: row.subject_id };
+  const settled = await payoutTarget().payoutSettled(ctx, scopeOf(row), row.subject_id, hint);
+  return { outcome: settled ? hint.status : 'unchanged', subjectId: row.subject_id };
 }

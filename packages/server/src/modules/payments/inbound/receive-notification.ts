@@ -50,12 +50,12 @@ export async function receiveNotification(ctx: AppContext, call: InboundCall): P
     subject = { subject_id: token_subject_id, subject_type: token_subject_type };
     checkAllowlist(ctx, call);
   }
-  const parsed = inboundAdapter(ctx, config).parseNotification({ headers: call.headers, rawBody: call.rawBody, token: call.token });
+  const parsed = inboundAdapter(ctx, config).parseNotification({ headers: call.headers, rawBody: call.rawBody, token: call.token, subject: (subject?.subject_type ?? null) as 'payment' | 'refund' | 'payout' | null });
   if ('refused' in parsed) {
     if (parsed.refused === 'unauthenticated') refuse(ctx, call, 'bad_signature', ApiError.of('provider_webhook_refused', { message: parsed.message }));
     refuse(ctx, call, 'malformed', ApiError.of('invalid_request', { message: parsed.message, param: 'body' }));
   }
-  // A token made for a reversal names a refund; its subject only counts for a notification of that kind.
+  // A token made for a reversal names a refund (a B2C payment, a payout); its subject only counts for a notification of that kind.
   const subjectId = subject && subject.subject_type === parsed.kind ? subject.subject_id : null;
   const ignored = parsed.kind === 'other';
   const row = await recordNotification(

@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
+import { payoutTargetIfAny } from '../payouts/payout-target';
 import type { Executor } from '../../../db/database';
 import type { PaymentProviderConfigRow, PaymentProviderConfigsTable } from '../../../db/payments.schema';
 
@@ -29,7 +30,7 @@ export function listConfigs(db: Executor, scope: Scope, f: { type?: string; orga
   return paginate(q, 'payment_provider_configs.id', page);
 }
 
-/** What still depends on a configuration: a settings list naming it, or a payment or refund still pending on it. */
+/** What still depends on a configuration: a settings list naming it, or a payment, refund or payout still pending on it. */
 export async function configInUse(db: Executor, scope: Scope, id: string): Promise<'settings' | 'pending' | null> {
   const listed = await scoped(db, scope).selectFrom('payment_settings').select('tenant_id').where((eb) => eb(eb.val(id), '=', eb.fn.any('provider_configs'))).executeTakeFirst();
   const orgListed = await scoped(db, scope)
@@ -40,5 +41,6 @@ export async function configInUse(db: Executor, scope: Scope, id: string): Promi
   if (listed || orgListed) return 'settings';
   const payment = await scoped(db, scope).selectFrom('payments').select('id').where('provider_config_id', '=', id).where('status', '=', 'pending').executeTakeFirst();
   const refund = await scoped(db, scope).selectFrom('refunds').select('id').where('provider_config_id', '=', id).where('status', '=', 'pending').executeTakeFirst();
-  return payment || refund ? 'pending' : null;
+  const payout = !payment && !refund && (await payoutTargetIfAny()?.pendingOn(db, scope, id));
+  return payment || refund || payout ? 'pending' : null;
 }

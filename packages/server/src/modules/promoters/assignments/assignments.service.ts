@@ -1,3 +1,4 @@
+import { productOrganization } from '../../commerce';
 import type { Assignment, CursorPageQuery } from '@svc/contract';
 import { z } from 'zod';
 import { CreateAssignmentSchema, UpdateAssignmentSchema } from '@svc/contract';
@@ -39,7 +40,7 @@ const ruleColumns = (rule: Rule) => ({
   max_per_order: rule.max_per_order ?? null,
 });
 
-/** The target must be the promoter's organization's: an event of it, or the organization itself. */
+/** The target must be the promoter's organization's: an event or a product of it, or the organization itself. */
 async function checkTarget(ctx: AppContext, scope: Scope, promoter: PromoterRow, target: { type: string; id: string }): Promise<string> {
   if (target.type === 'organization') {
     if (target.id !== promoter.organization_id) throw invalid('target.id', 'Must be the promoter\'s organization.');
@@ -50,7 +51,9 @@ async function checkTarget(ctx: AppContext, scope: Scope, promoter: PromoterRow,
     if (!event || event.organization_id !== promoter.organization_id) throw invalid('target.id', 'No such event of the promoter\'s organization.');
     return event.id;
   }
-  throw invalid('target.type', 'Products cannot be assigned on this deployment yet: assign the organization to cover them.');
+  const product = await productOrganization(ctx.db, scope, target.id);
+  if (!product || product.organizationId !== promoter.organization_id) throw invalid('target.id', 'No such product of the promoter\'s organization.');
+  return product.id;
 }
 
 export async function createAssignment(ctx: AppContext, caller: OrganizerCaller, promoterId: string, input: z.infer<typeof CreateAssignmentSchema>) {

@@ -18,7 +18,7 @@ export const insertPayout = (db: Executor, scope: Scope, values: Omit<Insertable
 
 /** A conditional move: only from `pending`, so a repeated result changes nothing. */
 export const settlePendingPayout = (db: Executor, scope: Scope, id: string, values: Updateable<PayoutsTable>) =>
-  scoped(db, scope).updateTable('payouts').set({ ...values, updated_at: new Date() }).where('id', '=', id).where('status', '=', 'pending').returningAll().executeTakeFirst();
+  scoped(db, scope).updateTable('payouts').set({ ...values, next_check_at: null, updated_at: new Date() }).where('id', '=', id).where('status', '=', 'pending').returningAll().executeTakeFirst();
 
 export function listPayouts(db: Executor, scope: Scope, f: { promoters?: readonly string[]; promoter?: string; status?: string; method?: string }, page: CursorPageQuery) {
   let q = scoped(db, scope).selectFrom('payouts').selectAll();

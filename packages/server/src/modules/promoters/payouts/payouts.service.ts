@@ -9,6 +9,8 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { PayoutRow } from '../../../db/promoters.schema';
 import { jobOf, sendInTransaction } from '../../../jobs/send-in-transaction';
 import { getOrganizationRow } from '../../identity';
+import { payoutConfig, type PayoutState } from '../../payments';
+import { PAYOUT_CHECK_AFTER_MS, sendPayoutJobType } from './provider-payout.job';
 import { readableOrganizations, type OrganizerCaller } from '../promoters-access';
 import { getPromoterRow, promoterIdsOfOrganizations } from '../promoters/promoters.service';
 import { simulatedPayoutJobType } from './simulated-payout.job';
@@ -25,11 +27,18 @@ export const payoutEvent = (scope: Scope, type: 'promoters.payout.created' | 'pr
   envelope: envelopeOf(scope, { type, subject: row.id, object: serializePayout(row), ...(previous && { previousAttributes: previous }) }),
 });
 
-/** `mpesa_b2c`'s checks before anything is locked: KES, a Kenyan phone, and (live mode) a configuration that can pay out. */
-function checkMpesa(scope: Scope, currency: string, phone: string | null) {
+/**
+ * `mpesa_b2c`'s checks before anything is locked: KES, a Kenyan phone, and an M-Pesa configuration that can
+ * pay out (named, or the first of the organization's effective list). Test mode without one: the simulator.
+ */
+async function mpesaConfig(ctx: AppContext, scope: Scope, organizationId: string, currency: string, phone: string | null, named?: string) {
   if (currency !== 'KES') throw unavailable('currency', 'M-Pesa pays out KES only.');
   if (!phone || !/^\+254\d{9}$/.test(phone)) throw unavailable('phone', 'An M-Pesa payout needs a +254 phone: give `phone` or set the promoter\'s.');
+  const config = await payoutConfig(ctx, scope, organizationId, named);
+  if (config) return config.id;
+  if (named) throw unavailable('provider_config', 'This configuration cannot pay out: it needs `b2c_shortcode` and the initiator, and must be active.');
   if (scope.livemode) throw unavailable('method', 'No M-Pesa configuration of this organization can pay out: add `b2c_shortcode` and the initiator to one, or pay `manual`.');
+  return null;
 }
 
 /**
@@ -37,14 +46,14 @@ function checkMpesa(scope: Scope, currency: string, phone: string | null) {
  * finds the entries already in the first and is refused `409 no_payable_commissions`. Every `approved` entry
  * of the currency not yet in a payout goes in, reversals too; the payout, its entries and its events commit
  * together. `manual` is `paid` at once; `mpesa_b2c` is `pending` until the provider's result (test mode: the
- * simulator's, by a job in the same transaction).
+ * simulator's, by a job in the same transaction; with an M-Pesa configuration, Daraja's B2C result).
  */
 export async function createPayout(ctx: AppContext, caller: OrganizerCaller, promoterId: string, input: CreateInput) {
   const promoter = await getPromoterRow(ctx, caller, promoterId, 'promoters:payout');
   const scope = caller.scope;
   const currency = input.currency ?? (await getOrganizationRow(ctx.db, scope, promoter.organization_id)).currency;
   const phone = input.phone ?? promoter.phone;
-  if (input.method === 'mpesa_b2c') checkMpesa(scope, currency, phone);
+  const configId = input.method === 'mpesa_b2c' ? await mpesaConfig(ctx, scope, promoter.organization_id, currency, phone, input.provider_config) : null;
   if (input.method === 'manual' && !input.reference) {
     throw ApiError.of('validation_failed', { param: 'reference', message: 'A manual payout records where the money went.', details: { reference: ['Required for `manual`.'] } });
   }
@@ -54,6 +63,7 @@ export async function createPayout(ctx: AppContext, caller: OrganizerCaller, pro
     const entries = (await repo.payableEntries(trx, scope, promoter.id)).filter((e) => e.currency === currency);
     const amount = entries.reduce((s, e) => s + e.amount, 0);
     if (entries.length === 0 || amount <= 0) throw noPayable();
+    if (configId && amount % 100 !== 0) throw unavailable('amount', 'M-Pesa pays out whole shillings: pay this balance `manual`.');
     const manual = input.method === 'manual';
     const payout = await repo.insertPayout(trx, scope, {
       id: newId('payout'),
@@ -65,11 +75,13 @@ export async function createPayout(ctx: AppContext, caller: OrganizerCaller, pro
       status: manual ? 'paid' : 'pending',
       reference: manual ? input.reference! : null,
       phone: manual ? null : phone,
-      provider_config_id: null,
+      provider_config_id: configId,
       provider_reference: null,
       failure_code: null,
       failure_message: null,
       paid_at: manual ? now : null,
+      // A provider's result normally comes within minutes; without one, Transaction Status is asked after this.
+      next_check_at: configId ? new Date(now.getTime() + PAYOUT_CHECK_AFTER_MS) : null,
       metadata: JSON.stringify(input.metadata ?? {}),
       created_at: now,
     });
@@ -86,7 +98,9 @@ export async function createPayout(ctx: AppContext, caller: OrganizerCaller, pro
     const events = [payoutEvent(scope, 'promoters.payout.created', payout)];
     if (manual) events.push(payoutEvent(scope, 'promoters.payout.paid', payout, { status: 'pending' }));
     await emitPreparedEvents(trx, events);
-    if (!manual) await sendInTransaction(trx, [jobOf(simulatedPayoutJobType, { tenant_id: scope.tenantId, livemode: scope.livemode, payout_id: payout.id })]);
+    const job = { tenant_id: scope.tenantId, livemode: scope.livemode, payout_id: payout.id };
+    // The provider is called after the commit, by a job: no network call holds the promoter's lock.
+    if (!manual) await sendInTransaction(trx, [configId ? jobOf(sendPayoutJobType, job) : jobOf(simulatedPayoutJobType, job)]);
     return payout;
   });
   return serializePayout(row);
@@ -96,7 +110,7 @@ export async function createPayout(ctx: AppContext, caller: OrganizerCaller, pro
  * A pending payout's result: `paid` makes it and its entries paid; a failure makes it `failed` and its entries
  * `approved` again (out of the payout), all in one transaction with the event. A repeated result changes nothing.
  */
-export async function settlePayout(ctx: AppContext, scope: Scope, id: string, result: { status: 'paid'; reference: string } | { status: 'failed'; code: string; message: string }) {
+export async function settlePayout(ctx: AppContext, scope: Scope, id: string, result: PayoutState) {
   const now = nowOf(ctx);
   return ctx.db.transaction().execute(async (trx) => {
     const settled = await repo.settlePendingPayout(

@@ -2,10 +2,32 @@ import { sql } from 'kysely';
 import type { Executor } from '../../../db/database';
 import type { Window } from './analytics-period';
 
-/** What every read filters on: the organization, optionally one of its events. */
+/** What every read filters on: the organization, optionally one of its events, and the promoter of the sales. */
 export interface Filter {
   organizationId: string;
   eventId?: string | undefined;
+  /** Sales of the orders attributed to this `prm_` only; `timezone` (the organization's) makes their days. */
+  promoterId?: string | undefined;
+  timezone?: string;
+}
+
+/**
+ * The daily sales the reads sum, as `alias`: the rollup, or, for one promoter, the same columns made from that
+ * promoter's paid ticket orders (the rollups have no promoter; an organization's attributed orders are few).
+ * A fully refunded order gives its tickets and its order back, as the rollup does.
+ */
+function sales(f: Filter, alias = 'event_daily_sales') {
+  const as = sql.raw(alias);
+  if (!f.promoterId) return sql`event_daily_sales as ${as}`;
+  const kept = sql`case when o.status = 'refunded' then 0 else 1 end`;
+  return sql`(
+    select o.organization_id, o.event_id, o.ticket_type_id, (o.paid_at at time zone ${f.timezone ?? 'UTC'})::date as day,
+      o.seats * ${kept} as tickets_sold, ${kept} as orders_paid, o.amount_paid as gross, o.amount_refunded as refunded,
+      case when o.coupon_id is null then 0 else ${kept} end as coupon_orders
+    from orders o
+    where o.organization_id = ${f.organizationId} and o.kind = 'ticket' and o.paid_at is not null
+      and o.status in ('paid', 'partially_refunded', 'refunded') and o.attribution->>'promoter' = ${f.promoterId}
+  ) as ${as}`;
 }
 
 const onEvent = (f: Filter) => (f.eventId ? sql`and event_id = ${f.eventId}::uuid` : sql``);
@@ -24,7 +46,7 @@ export async function salesTotals(db: Executor, f: Filter, w: Window): Promise<S
   const { rows } = await sql<Record<string, string>>`
     select sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue, sum(gross) as gross,
       sum(coupon_orders) as coupon_orders
-    from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}`.execute(db);
+    from ${sales(f)} where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}`.execute(db);
   const r = rows[0]!;
   return { tickets: num(r.tickets), orders: num(r.orders), revenue: num(r.revenue), gross: num(r.gross), couponOrders: num(r.coupon_orders) };
 }
@@ -54,7 +76,7 @@ export async function topTrafficSources(db: Executor, f: Filter, w: Window, limi
 export async function salesByDay(db: Executor, f: Filter, w: Window) {
   const { rows } = await sql<{ day: string; tickets: string; revenue: string }>`
     select to_char(day, 'YYYY-MM-DD') as day, sum(tickets_sold) as tickets, sum(gross - refunded) as revenue
-    from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}
+    from ${sales(f)} where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}
     group by day order by day`.execute(db);
   return rows.map((r) => ({ day: r.day, tickets: num(r.tickets), revenue: num(r.revenue) }));
 }
@@ -68,7 +90,7 @@ export async function eventFigures(db: Executor, f: Filter, w: Window) {
     from ticketed_events e
     left join (
       select event_id, sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue
-      from event_daily_sales where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
+      from ${sales(f)} where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
     ) s on s.event_id = e.id
     left join (
       select d.event_id, count(distinct d.visitor_hash) as visitors
@@ -98,7 +120,7 @@ export async function eventFigures(db: Executor, f: Filter, w: Window) {
 export async function ticketTypeShares(db: Executor, f: Filter, w: Window) {
   const { rows } = await sql<{ name: string; count: string }>`
     select t.name, sum(s.tickets_sold) as count
-    from event_daily_sales s join ticket_types t on t.id = s.ticket_type_id
+    from ${sales(f, 's')} join ticket_types t on t.id = s.ticket_type_id
     where s.organization_id = ${f.organizationId} and ${inWindow(w)}
     group by t.id, t.name having sum(s.tickets_sold) > 0 order by count desc, t.name`.execute(db);
   return rows.map((r) => ({ name: r.name, count: num(r.count) }));
@@ -118,11 +140,25 @@ export async function attendeeCounts(db: Executor, f: Filter, w: Window) {
 }
 
 export async function couponUses(db: Executor, f: Filter, w: Window) {
+  if (f.promoterId) return promoterCouponUses(db, f, w);
   const { rows } = await sql<{ code: string; uses: string; discount: string }>`
     select c.code, sum(u.uses) as uses, sum(u.discount) as discount
     from coupon_daily_uses u join coupons c on c.id = u.coupon_id
     where u.organization_id = ${f.organizationId} and ${inWindow(w)} ${f.eventId ? sql`and u.event_id = ${f.eventId}::uuid` : sql``}
     group by c.id, c.code having sum(u.uses) > 0 order by uses desc, c.code`.execute(db);
+  return rows.map((r) => ({ code: r.code, uses: num(r.uses), discount: num(r.discount) }));
+}
+
+/** The coupons used by one promoter's paid ticket orders (the coupon rollup has no promoter). */
+async function promoterCouponUses(db: Executor, f: Filter, w: Window) {
+  const { rows } = await sql<{ code: string; uses: string; discount: string }>`
+    select c.code, count(*) as uses, sum(o.amount_discount) as discount
+    from orders o join coupons c on c.id = o.coupon_id
+    where o.organization_id = ${f.organizationId} and o.kind = 'ticket' and o.status in ('paid', 'partially_refunded')
+      and o.attribution->>'promoter' = ${f.promoterId!}
+      and (o.paid_at at time zone ${f.timezone ?? 'UTC'})::date between ${w.from}::date and ${w.to}::date
+      ${f.eventId ? sql`and o.event_id = ${f.eventId}::uuid` : sql``}
+    group by c.id, c.code order by uses desc, c.code`.execute(db);
   return rows.map((r) => ({ code: r.code, uses: num(r.uses), discount: num(r.discount) }));
 }
 

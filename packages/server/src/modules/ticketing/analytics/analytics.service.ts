@@ -8,6 +8,7 @@ import type { OrganizerCaller } from '../organizer/organizer-access';
 import { analyticsCallerOf, type AnalyticsCaller } from './analytics-caller';
 import { AnalyticsCache, CACHE_TTL_SECONDS, changeOf, conversionOf, major, periodOf, round1, type Period } from './analytics-period';
 import * as q from './analytics.repository';
+import { promoterOrganization } from '../orders/order-listeners';
 
 const caches = new WeakMap<AppContext, AnalyticsCache>();
 const cacheOf = (ctx: AppContext) => caches.get(ctx) ?? caches.set(ctx, new AnalyticsCache()).get(ctx)!;
@@ -20,7 +21,7 @@ type Build<T> = (ctx: AppContext, who: AnalyticsCaller, period: Period, query: E
 
 /** Resolves the caller and period, checks the event, and answers from the cache or `build`. */
 const keyOf = (route: string, caller: OrganizerCaller, organization: string, query: EventQuery, revenueVisible: boolean) =>
-  [route, caller.scope.tenantId, caller.scope.livemode, organization, query.period, query.compare, query.event_id ?? '', query.limit ?? '', revenueVisible].join('|');
+  [route, caller.scope.tenantId, caller.scope.livemode, organization, query.period, query.compare, query.event_id ?? '', query.limit ?? '', query.promoter ?? '', revenueVisible].join('|');
 
 /**
  * The report's answer, serialized once when it is made and kept so: a kept answer is sent as its bytes
@@ -35,7 +36,10 @@ async function answer<T>(ctx: AppContext, caller: OrganizerCaller, route: string
     if (kept !== undefined) return asBody<T>(kept);
   }
   const who = await analyticsCallerOf(ctx, caller, query.organization);
-  const filter: q.Filter = { organizationId: who.organization.id, eventId: query.event_id };
+  const filter: q.Filter = { organizationId: who.organization.id, eventId: query.event_id, promoterId: query.promoter, timezone: who.organization.timezone };
+  if (query.promoter && (await promoterOrganization(ctx.db, caller.scope, query.promoter)) !== who.organization.id) {
+    throw ApiError.notFound('promoter', query.promoter);
+  }
   if (query.event_id && !(await q.eventOfOrganization(ctx.db, who.organization.id, query.event_id))) {
     throw ApiError.notFound('event', query.event_id);
   }

@@ -10,6 +10,7 @@ import type { Executor } from '../../../db/database';
 import type { CouponsTable } from '../../../db/ticketing.schema';
 import { eventFor } from '../events/events.service';
 import type { OrganizerCaller } from '../organizer/organizer-access';
+import { promoterOrganization } from '../orders/order-listeners';
 import { ticketTypesAmong } from '../ticket-types/ticket-types.service';
 import { couponsQuery, findCouponRow, insertCoupon, updateCouponRow } from './coupons.repository';
 
@@ -32,6 +33,7 @@ export function serializeCoupon(row: CouponRow) {
     valid_from: iso(row.valid_from),
     valid_until: iso(row.valid_until),
     active: row.active,
+    promoter: row.promoter_id,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };
@@ -57,6 +59,13 @@ async function checkCoupon(db: Executor, scope: Scope, eventId: string, c: Coupo
   }
 }
 
+/** A coupon binds a promoter of its event's organization only; `undefined` leaves the binding as it is. */
+async function promoterOf(db: Executor, scope: Scope, organizationId: string, promoter: string | null | undefined) {
+  if (promoter === undefined || promoter === null) return promoter;
+  if ((await promoterOrganization(db, scope, promoter)) !== organizationId) throw invalid('promoter', `No promoter ${promoter} of this event's organization.`);
+  return promoter;
+}
+
 const dateOrNull = (v: string | null | undefined) => (v ? new Date(v) : null);
 
 export async function createCoupon(ctx: AppContext, caller: OrganizerCaller, ref: string, input: CreateCouponInput) {
@@ -70,6 +79,7 @@ export async function createCoupon(ctx: AppContext, caller: OrganizerCaller, ref
     ticket_type_ids: input.ticket_type_ids ?? null,
   };
   await checkCoupon(ctx.db, scope, event.id, rules);
+  const promoterId = (await promoterOf(ctx.db, scope, event.organization_id, input.promoter)) ?? null;
   try {
     const row = await insertCoupon(ctx.db, scope, {
       ...rules,
@@ -78,6 +88,7 @@ export async function createCoupon(ctx: AppContext, caller: OrganizerCaller, ref
       code: input.code,
       max_uses: input.max_uses ?? null,
       active: input.active ?? true,
+      promoter_id: promoterId,
     });
     return serializeCoupon(row);
   } catch (err) {
@@ -106,10 +117,12 @@ export async function updateCoupon(ctx: AppContext, caller: OrganizerCaller, ref
       ticket_type_ids: input.ticket_type_ids !== undefined ? input.ticket_type_ids : current.ticket_type_ids,
     };
     await checkCoupon(trx, scope, event.id, rules);
+    const promoterId = await promoterOf(trx, scope, event.organization_id, input.promoter);
     const updated = await updateCouponRow(trx, scope, current.id, {
       ...rules,
       ...(input.max_uses !== undefined && { max_uses: input.max_uses }),
       ...(input.active !== undefined && { active: input.active }),
+      ...(promoterId !== undefined && { promoter_id: promoterId }),
     });
     if (!updated) throw invalid('max_uses', 'Below the uses already held and redeemed.');
     return updated;

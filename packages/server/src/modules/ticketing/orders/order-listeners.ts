@@ -47,6 +47,8 @@ export interface OrderListener {
   refunded(trx: Transaction<DB>, scope: Scope, order: OrderRow): Promise<void>;
   /** A public read of an event with `?ref=CODE`: counts the click; a valid code answers the referral to keep. */
   touched(db: Executor, scope: Scope, touch: ReferralTouch): Promise<Referral | null>;
+  /** The organization of a promoter of this scope, or `null` (a coupon may be bound only to its event's organization's). */
+  promoterOrganization(db: Executor, scope: Scope, promoterId: string): Promise<string | null>;
 }
 
 export interface ReferralTouch {
@@ -105,4 +107,9 @@ export async function orderPaid(trx: Transaction<DB>, scope: Scope, order: Order
 
 export async function orderRefunded(trx: Transaction<DB>, scope: Scope, order: OrderRow): Promise<void> {
   if (listener && order.attribution) await listener.refunded(trx, scope, order);
+}
+
+/** The organization of a promoter, or `null` when there is none (or no promoters product to ask). */
+export async function promoterOrganization(db: Executor, scope: Scope, promoterId: string): Promise<string | null> {
+  return listener ? listener.promoterOrganization(db, scope, promoterId) : null;
 }

@@ -1,8 +1,8 @@
 import { DARAJA_PRODUCTION_URL, DARAJA_SANDBOX_URL } from '../../../../boot/payments-config';
-import { ProviderError, type InboundResult, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type RefundState } from '../../provider';
+import { ProviderError, type InboundNotification, type InboundRequest, type InboundResult, type PaymentProvider, type PayoutState, type ProviderCredentials, type ProviderDefinition, type RefundState } from '../../provider';
 import { call, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
 import { isProviderError } from '../provider-errors';
-import { parseDarajaResult, parseStkCallback } from './daraja-callbacks';
+import { parseDarajaResult, parseStkCallback, type DarajaResult } from './daraja-callbacks';
 import { DarajaClient } from './daraja-client';
 import { normalizeMpesaPhone } from './mpesa-phone';
 
@@ -31,13 +31,31 @@ export function mpesaClient(credentials: ProviderCredentials, env: AdapterEnviro
   });
 }
 
-/** A Daraja result posted to a result address, read as a reversal's outcome (or a status or B2C result: `other`). */
-function resultNotification(body: unknown): InboundResult {
+/**
+ * A B2C payment's result, or a Transaction Status result asked for a payout, at the payout's own address.
+ * `reference` is the result's `OriginatorConversationID`: a B2C result echoes the payout's id, a status query's
+ * result has Daraja's own, so only the first may fail the payout. A `Completed` status carries the receipt.
+ */
+function payoutNotification(r: DarajaResult, providerEventId: string): InboundNotification {
+  const reference = r.originatorConversationId || null;
+  if (r.parameters.TransactionStatus !== undefined || r.parameters.ReceiptNo !== undefined) {
+    const receipt = r.parameters.ReceiptNo ?? r.transactionId;
+    const hint: PayoutState | null = r.succeeded && r.parameters.TransactionStatus === 'Completed' && receipt ? { status: 'paid', reference: receipt } : null;
+    return { providerEventId, kind: 'payout', reference, hint, providerReceipt: hint ? receipt : null };
+  }
+  const receipt = r.parameters.TransactionReceipt ?? r.transactionId;
+  const hint: PayoutState = r.succeeded && receipt
+    ? { status: 'paid', reference: receipt }
+    : { status: 'failed', code: r.resultCode === '1' ? 'insufficient_funds' : 'provider_error', message: r.resultDesc || `M-Pesa result ${r.resultCode}` };
+  return { providerEventId, kind: 'payout', reference, hint, providerReceipt: hint.status === 'paid' ? receipt : null };
+}
+
+/** A Daraja result posted to a result address: a payout's (by its token, or a B2C receipt), else a reversal's. */
+function resultNotification(body: unknown, subject: InboundRequest['subject']): InboundResult {
   const r = parseDarajaResult(body);
   if (!r) return { refused: 'malformed', message: 'The body is neither an STK callback nor a Daraja result.' };
   const providerEventId = `result:${r.conversationId || r.originatorConversationId}:${r.resultCode}`;
-  // B2C results carry their own parameters.
-  if (r.parameters.TransactionReceipt) return { providerEventId, kind: 'other', reference: null, hint: null, providerReceipt: null };
+  if (subject === 'payout' || r.parameters.TransactionReceipt) return payoutNotification(r, providerEventId);
   // A Transaction Status result: only reversals are asked about, at their own tokened address. `Completed`
   // means the reversal went through; anything else (not found yet, the query refused) decides nothing.
   if (r.parameters.TransactionStatus !== undefined || r.parameters.ReceiptNo !== undefined) {
@@ -95,7 +113,7 @@ function mpesaProvider(credentials: ProviderCredentials, env: AdapterEnvironment
         return { refused: 'malformed', message: 'The body is not JSON.' };
       }
       const cb = parseStkCallback(body);
-      if (!cb) return resultNotification(body);
+      if (!cb) return resultNotification(body, request.subject ?? null);
       const hint =
         cb.outcome.status === 'succeeded'
           ? { status: 'succeeded' as const, amount: Math.round((cb.amountKes ?? 0) * 100), currency: 'KES', providerReceipt: cb.receipt }
@@ -123,6 +141,20 @@ function mpesaProvider(credentials: ProviderCredentials, env: AdapterEnvironment
       const url = refund.callbackUrl;
       await call('consumer_secret', () => client.transactionStatus({ originalConversationId: refund.providerReference!, resultUrl: url, timeoutUrl: url, remarks: `Refund ${refund.refundId}` }));
       return null;
+    },
+
+    async payout(input) {
+      if (input.currency !== 'KES' || input.amount % 100 !== 0) throw new ProviderError('rejected', 'An M-Pesa payout is in whole shillings.');
+      const url = input.callbackUrl;
+      const ack = await call('consumer_secret', () =>
+        client.b2cPayment({ originatorConversationId: input.payoutId, phone: input.phone, amountKes: input.amount / 100, resultUrl: url, timeoutUrl: url, remarks: `Payout ${input.payoutId}`, occasion: 'Commission' }),
+      );
+      return { providerReference: ack.conversationId };
+    },
+
+    async queryPayout(input) {
+      const url = input.callbackUrl;
+      await call('consumer_secret', () => client.transactionStatus({ originalConversationId: input.payoutId, resultUrl: url, timeoutUrl: url, remarks: `Payout ${input.payoutId}` }));
     },
 
     async verifyCredentials() {
