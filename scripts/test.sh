@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite. First what it needs from the machine: the Debian packages the tests use
-# (scripts/prerequisites.mjs) and a PostgreSQL server (the machine's, or the embedded one). Then two lanes side by
-# side: the server's suite; and the type-checks, then the other packages' suites one after another (the release
-# check and the examples build and read the packages' outputs, so they never run beside a build). The server's
-# suite builds nothing they read, and its files spend much of their time waiting (jobs, child processes, timers).
+# (scripts/prerequisites.mjs) and a PostgreSQL server (the machine's, or the embedded one). Then three lanes side by
+# side, since each spends much of its time waiting (jobs, child processes, timers, installs):
+#   - the server's suite, which builds nothing the others read;
+#   - the suites that build the published packages and read their outputs, one after another, so that no build ever
+#     runs beside a reader of the same files: the browser SDK, the release check, then the examples;
+#   - the type-checks, then the suites that build nothing published.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -42,17 +44,27 @@ suite() {
 suite server pnpm --filter @svc/server test &
 server=$!
 
-status=0
-suite typecheck pnpm -r typecheck || status=1
-# Every package runs even when one fails, so that one run names every failure.
-if [ "$status" -eq 0 ]; then
-  for dir in packages/*/ examples/; do
-    dir=${dir%/}
-    [ "$dir" = packages/server ] && continue
+# One lane's suites in order; every one runs even when another fails, so that one run names every failure.
+lane() {
+  local failed=0 dir
+  for dir in "$@"; do
     node -e "process.exit(require('./$dir/package.json').scripts?.test ? 0 : 1)" || continue
-    suite "${dir##*/}" pnpm --dir "$dir" test || status=1
+    suite "${dir##*/}" pnpm --dir "$dir" test || failed=1
   done
+  return "$failed"
+}
+
+lane packages/sdk-browser packages/release-check examples &
+builders=$!
+
+status=0
+# The examples' own type-check builds the browser SDK: it runs in the builders' lane, as part of their test.
+if suite typecheck pnpm -r --filter '!examples' typecheck; then
+  lane packages/contract packages/sdk-node packages/webhook-verify packages/console || status=1
+else
+  status=1
 fi
+wait "$builders" || status=1
 wait "$server" || status=1
 
 node scripts/test-report.mjs "$logs" "$((SECONDS - started))"
