@@ -3,6 +3,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 
+const STAYED_UP_MS = 60_000;
+
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -25,6 +27,8 @@ export class NginxSupervisor {
   private child: ChildProcess | undefined;
   private stopping = false;
   private restarts = 0;
+  /** When the running nginx became ready: one that stays up this long has recovered, and the backoff starts over. */
+  private upSince = 0;
   /** Restarts are for an nginx that ran; one that cannot start at all is reported to `start`'s caller. */
   private ran = false;
   private timer: NodeJS.Timeout | undefined;
@@ -88,6 +92,7 @@ export class NginxSupervisor {
         if (existsSync(join(this.prefix, 'control.sock'))) {
           clearInterval(ready);
           this.ran = true;
+          this.upSince = Date.now();
           resolve();
         }
       }, 50);
@@ -111,6 +116,9 @@ export class NginxSupervisor {
   }
 
   private scheduleRestart(code: number | null, signal: NodeJS.Signals | null): void {
+    // An nginx that starts and then dies at once (a port taken by another process, say) must not be restarted four
+    // times a second for ever: the backoff only starts over after a run that lasted.
+    if (Date.now() - this.upSince >= STAYED_UP_MS) this.restarts = 0;
     const delay = Math.min(30_000, 250 * 2 ** Math.min(this.restarts++, 7));
     this.log.error({ code, signal, restartInMs: delay }, 'media network: nginx stopped; restarting it');
     this.timer = setTimeout(() => {
@@ -119,7 +127,6 @@ export class NginxSupervisor {
       this.launch().then(
         async () => {
           this.log.info({ pid: this.child?.pid }, 'media network: nginx restarted');
-          this.restarts = 0;
           await this.onRestart().catch((err) => this.log.error({ err }, 'media network: reconciling after a restart failed'));
         },
         () => undefined, // the exit handler schedules the next try
