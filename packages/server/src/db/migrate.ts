@@ -39,6 +39,7 @@ import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_
 import * as promoters from './migrations/2026_12_03_60_promoters';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
 import * as bookingAddOns from './migrations/2026_12_04_20_booking_add_ons';
+import * as guestOrders from './migrations/2026_12_04_21_guest_orders';
 import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 import * as fanbases from './migrations/2026_12_03_40_fanbases';
 import * as subscriptionCheckout from './migrations/2026_12_03_41_subscription_checkout';
@@ -92,6 +93,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_60_promoters': promoters,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
   '2026_12_04_20_booking_add_ons': bookingAddOns,
+  '2026_12_04_21_guest_orders': guestOrders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,6 +19,8 @@ import { checkinsRouter } from './checkins/checkins.router';
 import { pageViewWriter, setUpPublicReads } from './public/public-parts';
 import { purgePageViewsJob } from './public/purge-page-views.job';
 import { registerPaymentTarget } from '../payments';
+import { registerSignInListener } from '../identity';
+import { claimGuestOrders } from './orders/guest-orders';
 import { ticketPaymentTarget } from './payments/payment-target';
 
 /**
@@ -34,6 +36,8 @@ export const ticketingModule: ModuleDefinition = {
     setUpPublicReads(ctx, listener);
     // Payments tell ticketing of money confirmed or returned after the request that started it.
     registerPaymentTarget(ticketPaymentTarget);
+    // A guest's orders become the customer's when they sign in with the same email or phone.
+    registerSignInListener(claimGuestOrders);
   },
   routers: (ctx) => ({
     organizerEvents: organizerEventsRouter(ctx),
