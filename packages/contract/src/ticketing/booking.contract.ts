@@ -5,6 +5,7 @@ import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { ExternalIdSchema, MetadataSchema } from '../common/metadata';
 import { dataOf } from '../common/pagination';
 import { EmailSchema, PhoneSchema } from '../identity/session.schemas';
+import { SHIPPING_METHODS, ShippingAddressSchema } from '../commerce/orders.schemas';
 import { OrderSchema } from './orders.schemas';
 
 const c = initContract();
@@ -71,6 +72,16 @@ export const BookingStoreRequestSchema = z
     referral: z.string().max(1000).nullable().optional().describe('The `referral.token` the event page answered for `?ref=CODE`: attributes the order to the promoter (last touch within the attribution window). A bad token is ignored.'),
     ref: z.string().max(100).nullable().optional().describe('A promoter\'s tracking code, touched now. An unknown or ended code is ignored: the booking goes on.'),
     attendees: z.array(AttendeeInputSchema).min(1).max(1000),
+    add_ons: z
+      .array(z.object({ variant: z.string().min(1).max(255).describe('A `var_` id.'), quantity: z.number().int().min(1).max(100) }).strict())
+      .max(50)
+      .optional()
+      .describe(
+        'Products of the event\'s organization bought with the tickets (the show\'s T-shirt): product line items of this ticket order, ' +
+          'their stock reserved with the seats. Repeats of a variant are summed. Needs the `commerce` product.',
+      ),
+    shipping_method: z.enum(SHIPPING_METHODS).nullable().optional().describe('With a physical add-on: `delivery` (default) or `pickup` (when the organization allows it).'),
+    shipping_address: ShippingAddressSchema.nullable().optional().describe('Required for a `delivery` of physical add-ons.'),
     external_id: ExternalIdSchema.optional().describe('Secret and restricted keys only.'),
     metadata: MetadataSchema.optional().describe('Secret and restricted keys only.'),
   })

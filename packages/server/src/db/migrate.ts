@@ -38,6 +38,8 @@ import * as paymentInbound from './migrations/2026_12_03_10_payment_inbound';
 import * as paymentAttemptKeys from './migrations/2026_12_03_20_payment_attempt_keys';
 import * as promoters from './migrations/2026_12_03_60_promoters';
 import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_retention_indexes';
+import * as bookingAddOns from './migrations/2026_12_04_20_booking_add_ons';
+import * as guestOrders from './migrations/2026_12_04_21_guest_orders';
 import * as payoutChecks from './migrations/2026_12_04_30_payout_checks';
 import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 import * as fanbases from './migrations/2026_12_03_40_fanbases';
@@ -91,6 +93,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_51_product_orders': productOrders,
   '2026_12_03_60_promoters': promoters,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
+  '2026_12_04_20_booking_add_ons': bookingAddOns,
+  '2026_12_04_21_guest_orders': guestOrders,
   '2026_12_04_30_payout_checks': payoutChecks,
 };
 

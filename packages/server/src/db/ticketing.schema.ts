@@ -137,6 +137,8 @@ export interface OrdersTable {
   amount_shipping: Generated<number>;
   /** total + discount − shipping, kept by the database. */
   amount_subtotal: ColumnType<number, never, never>;
+  /** A ticket order's add-ons: its product lines' total plus shipping; `null` without add-ons. */
+  amount_add_ons: ColumnType<number | null, number | null | undefined, number | null>;
   /** The `sub_` of a subscription order. */
   subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   amount_paid: Generated<number>;

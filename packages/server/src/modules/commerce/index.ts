@@ -1,6 +1,7 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { registerCapsuleMerch } from '../creators';
-import { registerOrderKind } from '../ticketing';
+import { registerAddOns, registerOrderKind } from '../ticketing';
+import { bookingAddOns } from './orders/booking-add-ons';
 import { productOrderKind } from './orders/product-order-kind';
 import { commerceRouter } from './commerce.router';
 import { capsuleMerch } from './public/public-products.service';
@@ -16,6 +17,8 @@ export const commerceModule: ModuleDefinition = {
     registerCapsuleMerch(ctx, capsuleMerch);
     // Product orders are ticketing's orders of kind `product`: commerce holds, sells and gives back their stock.
     registerOrderKind(productOrderKind);
+    // A booking's add-ons are product lines of the ticket order, held, sold and given back as a product order's.
+    registerAddOns(bookingAddOns);
   },
   routers: (ctx) => ({ commerce: commerceRouter(ctx) }),
   jobs: (ctx) => [recomputeReservedJob(ctx)],

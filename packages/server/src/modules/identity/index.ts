@@ -39,6 +39,8 @@ export {
   organizationOwnerContacts,
 } from './organizations/organization-lookups';
 export type { OrganizationRow } from '../../db/identity.schema';
+// Ticketing: a guest's orders become the customer's when they sign in with the same email or phone.
+export { registerSignInListener, type SignInListener, type SignedInPerson } from './sign-in/sign-in-listeners';
 // Ticketing: the buyer's and attendees' customers.
 export { findCustomer, findOrCreateCustomerByEmail, findOrCreateCustomersByEmail } from './customers/customer-lookups';
 // Fanbases: members' customers, inlined (`expand[]=customer`) and exported.

@@ -19,6 +19,8 @@ import { checkinsRouter } from './checkins/checkins.router';
 import { pageViewWriter, setUpPublicReads } from './public/public-parts';
 import { purgePageViewsJob } from './public/purge-page-views.job';
 import { registerPaymentTarget } from '../payments';
+import { registerSignInListener } from '../identity';
+import { claimGuestOrders } from './orders/guest-orders';
 import { ticketPaymentTarget } from './payments/payment-target';
 
 /**
@@ -34,6 +36,8 @@ export const ticketingModule: ModuleDefinition = {
     setUpPublicReads(ctx, listener);
     // Payments tell ticketing of money confirmed or returned after the request that started it.
     registerPaymentTarget(ticketPaymentTarget);
+    // A guest's orders become the customer's when they sign in with the same email or phone.
+    registerSignInListener(claimGuestOrders);
   },
   routers: (ctx) => ({
     organizerEvents: organizerEventsRouter(ctx),
@@ -65,6 +69,8 @@ export type { Visitor } from './public/page-views';
 // One order resource, three kinds (products-api § 3.1): the modules that own product and subscription orders
 // register a handler and create their orders here; ticketing keeps the order, its lines, checkout and refunds.
 export { registerOrderKind, orderEventType, type OrderKindHandler, type ReleaseReason, type RefundedUnits } from './orders/order-kinds';
+// A booking's add-ons (products-api § 3.1): commerce checks, prices and holds them with the seats.
+export { registerAddOns, type AddOnsHandler, type AddOnsRequest, type PlannedAddOns } from './orders/order-kinds';
 export { createOrder, type CreateOrderInput, type CreatedOrder, type NewOrderLine } from './orders/create-order.service';
 export { presentOrder, presentOrders } from './orders/orders.serializer';
 export { lineItemsOfOrders, serializeLineItem, type LineItemRow, type OrderRow } from './orders/order-rows.service';

@@ -30,7 +30,8 @@ export async function fulfillOrder(ctx: AppContext, caller: TenantPrincipal, id:
   const now = nowOf(ctx);
   return ctx.db.transaction().execute(async (trx) => {
     const order = await findOrder(trx, scope, id, { forUpdate: true });
-    const own = order?.kind === 'product' ? await findProductOrder(trx, scope, order.id, { forUpdate: true }) : undefined;
+    // A product order, or a ticket order with add-ons: commerce's row says how its products travel.
+    const own = order && (order.kind === 'product' || order.amount_add_ons !== null) ? await findProductOrder(trx, scope, order.id, { forUpdate: true }) : undefined;
     if (!order || !own) throw ApiError.notFound('product order', id);
     await requireCommercePermission(ctx, caller, order.organization_id, 'commerce:write');
     const from = own.fulfillment_status;

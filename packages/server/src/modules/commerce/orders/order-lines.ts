@@ -21,14 +21,21 @@ export interface OrderPlan {
   physical: boolean;
 }
 
-const unavailable = (index: number, reason: string, message: string) =>
-  ApiError.of('product_unavailable', { param: `line_items.${index}.variant`, message, details: { reason } });
+/** Where the lines are in the request, and what they must match (a booking's add-ons: the event's organization and currency). */
+export interface PlanOptions {
+  param?: 'line_items' | 'add_ons';
+  organizationId?: string;
+  currency?: string;
+}
 
 /**
  * Checks the requested lines (products-api § 3.3): repeats summed, every variant active, of a published product
  * of one organization and currency, within `max_per_order`. Prices are read here, once: the order keeps them.
  */
-export async function planOrderLines(db: Executor, scope: Scope, items: CreateProductOrderInput['line_items']): Promise<OrderPlan> {
+export async function planOrderLines(db: Executor, scope: Scope, items: Readonly<CreateProductOrderInput['line_items']>, opts: PlanOptions = {}): Promise<OrderPlan> {
+  const param = opts.param ?? 'line_items';
+  const unavailable = (index: number, reason: string, message: string) =>
+    ApiError.of('product_unavailable', { param: `${param}.${index}.variant`, message, details: { reason } });
   const firstIndex = new Map<string, number>();
   const quantities = new Map<string, number>();
   items.forEach((item, i) => {
@@ -43,13 +50,13 @@ export async function planOrderLines(db: Executor, scope: Scope, items: CreatePr
   for (const id of ids) {
     const index = firstIndex.get(id)!;
     const variant = variants.get(id);
-    if (!variant) throw ApiError.of('resource_not_found', { param: `line_items.${index}.variant`, message: `No such variant: '${id}'.` });
+    if (!variant) throw ApiError.of('resource_not_found', { param: `${param}.${index}.variant`, message: `No such variant: '${id}'.` });
     const product = products.get(variant.product_id)!;
     if (product.status !== 'published') throw unavailable(index, 'not_published', `${product.name} is not on sale.`);
     if (!variant.active) throw unavailable(index, 'inactive', `${product.name} (${variant.name}) is not on sale.`);
     first ??= product;
-    if (product.organization_id !== first.organization_id) throw unavailable(index, 'other_organization', 'An order holds products of one organization.');
-    if (product.currency !== first.currency) throw unavailable(index, 'currency_mismatch', 'An order holds products of one currency.');
+    if (product.organization_id !== (opts.organizationId ?? first.organization_id)) throw unavailable(index, 'other_organization', 'An order holds products of one organization.');
+    if (product.currency !== (opts.currency ?? first.currency)) throw unavailable(index, 'currency_mismatch', 'An order holds products of one currency.');
     const quantity = quantities.get(id)!;
     if (quantity > product.max_per_order) {
       throw unavailable(index, 'quantity_over_limit', `At most ${product.max_per_order} units of ${product.name} (${variant.name}) per order.`);

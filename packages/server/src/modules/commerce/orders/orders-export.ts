@@ -18,7 +18,7 @@ const escapeCell = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` 
 function rowsOf(own: ProductOrderRow, order: OrderRow, lines: Awaited<ReturnType<typeof lineItemsOfOrders>>) {
   const a = own.shipping_address;
   return (lines.get(order.id) ?? [])
-    .filter((l) => l.quantity > l.quantity_refunded)
+    .filter((l) => l.kind === 'product' && l.quantity > l.quantity_refunded)
     .map((l) => [
       order.code, order.id, order.paid_at ? new Date(order.paid_at).toISOString() : '', order.buyer_name, order.buyer_email, order.buyer_phone,
       own.shipping_method ?? '', a?.name, a?.phone, a?.line1, a?.line2, a?.city, a?.region, a?.postal_code, a?.country, a?.instructions,

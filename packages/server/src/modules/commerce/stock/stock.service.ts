@@ -36,7 +36,7 @@ async function lockVariants(trx: Transaction<DB>, scope: Scope, lines: readonly 
  * takes `reserved + n` only where `stock` is unlimited or `stock − reserved ≥ n`. One miss throws
  * `409 out_of_stock` naming the variants short (never a quantity), and the caller's transaction rolls back.
  */
-export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {
+export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[], param = 'line_items'): Promise<void> {
   const wanted = perVariant(lines);
   if (wanted.length === 0) return;
   // One variant needs no lock of its own: the update takes it. Several are locked in id order first.
@@ -49,11 +49,11 @@ export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: re
     returning v.id`.execute(trx);
   if (rows.length === wanted.length) return;
   const took = new Set(rows.map((r) => r.id));
-  throw outOfStock(wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant));
+  throw outOfStock(wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant), param);
 }
 
-export const outOfStock = (variants: readonly string[]) =>
-  ApiError.of('out_of_stock', { message: 'Not enough stock is left for this order.', param: 'line_items', details: { variants: [...variants] } });
+export const outOfStock = (variants: readonly string[], param = 'line_items') =>
+  ApiError.of('out_of_stock', { message: 'Not enough stock is left for this order.', param, details: { variants: [...variants] } });
 
 /** Gives back what a pending order held (it expired or was cancelled). */
 export async function releaseStock(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<void> {

@@ -12,6 +12,7 @@ import { requireChannel, writeMessage } from '../../messaging';
 import { channelFor, destinationOf, type Destination } from './destination';
 import { attemptsExceeded, checkLock, checkSendLimits, lockDestination, OTP_LIMITS } from './otp-limits';
 import { activateMembers, customerForUser, findOrCreateUser } from './people';
+import { customerSignedIn } from './sign-in-listeners';
 
 const nowOf = (ctx: AppContext) => (ctx.clock ? ctx.clock() : new Date());
 const hmacKeys = new WeakMap<object, Buffer>();
@@ -106,11 +107,12 @@ export async function requestCode(ctx: AppContext, scope: Scope, input: CodeRequ
   };
 }
 
-/** In the spending transaction: the person, their customer, their invitations, and a new session. */
+/** In the spending transaction: the person, their customer, their invitations, what they bought as a guest, and a new session. */
 export async function signIn(ctx: AppContext, db: Executor, scope: Scope, destination: Destination, amr: SignInMethod): Promise<Session> {
   const user = await findOrCreateUser(db, destination);
   const customerId = await customerForUser(db, scope, user.id, destination);
   await activateMembers(db, scope.tenantId, user.id, destination);
+  await customerSignedIn(db, scope, { customerId, kind: destination.kind, value: destination.value });
   return startSession(ctx, db, scope, { userId: user.id, phone: user.phone, email: user.email, customerId }, amr);
 }
 

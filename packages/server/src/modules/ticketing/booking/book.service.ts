@@ -14,7 +14,8 @@ import { recordIfSoldOut } from '../activity/activity-items';
 import { discountOf, holdCouponUse, usableCoupon } from '../capacity/coupon-uses';
 import { markOrderPaid, nowOf } from '../orders/order-transitions';
 import { insertOrderIfCodeFree, type NewOrder, type OrderRow } from '../orders/order-rows.service';
-import { serializeOrder } from '../orders/orders.serializer';
+import { presentOrder, serializeOrder } from '../orders/orders.serializer';
+import { addOnsAmountOf, insertAddOnLines, planBookingAddOns } from './booking-add-ons';
 import { ticketLineItem, ticketLineItemRow } from '../orders/order-rows.service';
 import { publicReadsOf } from '../public/public-parts';
 import { newOrderCode } from '../tickets/ticket-secrets';
@@ -64,7 +65,14 @@ async function createOrder(ctx: AppContext, scope: Scope, request: BookingReques
     const expiry = expiryJobOf(scope, request, order.id);
     if (expiry) await sendInTransaction(trx, [expiry]);
     tickets.sort((a, b) => a.position - b.position);
-    const created = serializeOrder(order, tickets, p.coupon?.code ?? null, [line], { checkoutUrl: session ? checkoutUrl(linkBase, session.id) : null });
+    // Add-ons: their lines, then their stock held (variants before the event's buckets, as every writer takes them).
+    if (p.addOns) {
+      await insertAddOnLines(trx, order, p.addOns);
+      await p.addOns.hold(trx, order.id);
+    }
+    const created = p.addOns
+      ? await presentOrder(trx, scope, order, ctx)
+      : serializeOrder(order, tickets, p.coupon?.code ?? null, [line], { checkoutUrl: session ? checkoutUrl(linkBase, session.id) : null });
     await emitEvent(trx, scope, { type: 'events.order.created', subject: order.id, object: created });
     // The holds come last (a refusal rolls back all of the above), so the hot bucket rows stay locked for as
     // short a time as possible: from here to the commit.
@@ -113,8 +121,12 @@ export async function book(
   // Amounts are 32-bit columns: a total beyond them is refused rather than failing the insert.
   if (subtotal > MAX_AMOUNT) throw invalid('quantity', `The order's total may not exceed ${MAX_AMOUNT}.`);
   const coupon = body.coupon_code ? await usableCoupon(ctx.db, scope, t.event.id, t.ticketType.id, body.coupon_code, now) : null;
+  // A coupon discounts the tickets; add-ons and their shipping are added at their own prices.
   const discount = coupon ? discountOf(coupon, subtotal) : 0;
-  const total = subtotal - discount;
+  const addOns = await planBookingAddOns(ctx, principal, t, body);
+  const amountAddOns = addOns ? addOnsAmountOf(addOns) : null;
+  const total = subtotal - discount + (amountAddOns ?? 0);
+  if (total > MAX_AMOUNT) throw invalid('add_ons', `The order's total may not exceed ${MAX_AMOUNT}.`);
   const payLater = total > 0 && body.pay_later === true;
   if (payLater && !t.ticketType.allow_pay_later) throw invalid('pay_later', 'This ticket cannot be paid later.');
   const buyer = await buyerOf(ctx.db, principal, body);
@@ -134,13 +146,13 @@ export async function book(
     couponPromoterId: coupon?.promoter_id ?? null,
     referral: body.referral ?? null,
     ref: body.ref ?? null,
-    items: ticketItemsOf({ event_id: t.event.id, ticket_type_id: t.ticketType.id, quantity: t.quantity, amount_total: total }, t.event.ends_at),
+    items: ticketItemsOf({ event_id: t.event.id, ticket_type_id: t.ticketType.id, quantity: t.quantity, amount_total: total - (amountAddOns ?? 0) }, t.event.ends_at),
     now,
   });
-  const request: BookingRequest = { t, body, buyer, priced: { total, discount, coupon, payLater, expiresAt }, attribution };
+  const request: BookingRequest = { t, body, buyer, priced: { total, discount, coupon, payLater, expiresAt, addOns, amountAddOns }, attribution };
   try {
     // Bookings that only hold seats and open a checkout go with the others arriving meanwhile (see book-together).
-    if (!coupon && total > 0 && hasAllBuckets(t)) {
+    if (!coupon && !addOns && total > 0 && hasAllBuckets(t)) {
       const together = await bookTogether(ctx, scope, request);
       if (together !== ALONE) return together;
     }

@@ -7,6 +7,7 @@ import { jobOf } from '../../../jobs/send-in-transaction';
 import type { CouponRow } from '../capacity/coupon-uses';
 import { expireOrder } from '../orders/expire-orders.job';
 import type { NewOrder } from '../orders/order-rows.service';
+import type { PlannedAddOns } from '../orders/order-kinds';
 import { newOrderCode, newTicketSecret, ticketSecretHash } from '../tickets/ticket-secrets';
 import type { NewTicket } from '../tickets/ticket-rows.service';
 import { bucketsOfTarget, seatsOf } from './booking-payload';
@@ -21,6 +22,10 @@ export interface Priced {
   coupon: CouponRow | null;
   payLater: boolean;
   expiresAt: Date | null;
+  /** Products added to the booking, checked and priced (`null`: none). */
+  addOns?: PlannedAddOns | null;
+  /** What the add-ons' lines and shipping add to `total`; `null` without add-ons. */
+  amountAddOns?: number | null;
 }
 
 /** The rows a booking writes, whether it is taken alone or with the bookings arriving together. */
@@ -51,6 +56,8 @@ export function orderRowOf({ t, body, buyer, priced: p, attribution }: BookingRe
     coupon_state: p.coupon ? 'held' : null,
     amount_total: p.total,
     amount_discount: p.discount,
+    amount_shipping: p.addOns?.amountShipping ?? 0,
+    amount_add_ons: p.amountAddOns ?? null,
     currency: t.event.currency,
     buyer_name: buyer.name,
     buyer_email: buyer.email,

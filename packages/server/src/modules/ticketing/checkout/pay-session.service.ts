@@ -187,7 +187,7 @@ export function payConfirmations(ctx: AppContext, items: PayItem[]): Promise<Arr
  * Succeeded payments of one scope in one transaction, one statement per step for all of them: the orders
  * locked (in id order) with their catalogue, the sessions claimed, the payments recorded, then the orders paid
  * together (`payHeldOrders`). Only the plain case is paid here: a pending order with its seats held, no
- * coupon, its event not cancelled, the session's amount all that is due, the session still open, and one
+ * coupon, no add-ons, its event not cancelled, the session's amount all that is due, the session still open, and one
  * confirmation of the order in the batch. Every other confirmation (a repeat, a late payment, a part payment,
  * a second confirmation of the same order) is answered `ALONE`, with nothing written for it, and paid by
  * `payAlone`, which gives it the answer it has always had.
@@ -209,6 +209,7 @@ export async function payTogether(ctx: AppContext, items: readonly PayItem[]): P
           c.locked.order.status === 'pending' &&
           c.locked.order.seats_state === 'held' &&
           c.locked.order.coupon_id === null &&
+          c.locked.order.amount_add_ons === null &&
           c.locked.event.status !== 'cancelled' &&
           c.locked.order.amount_paid + c.item.session.amount === c.locked.order.amount_total,
       );

@@ -13,12 +13,15 @@ export const ticketLineItemId = (orderId: string) => `li_${orderId.slice('ord_'.
 
 type TicketOrderFields = Pick<OrderRow, 'id' | 'tenant_id' | 'livemode' | 'event_id' | 'ticket_type_id' | 'slot_id' | 'quantity' | 'amount_total' | 'amount_discount' | 'currency'> & {
   amount_shipping?: number;
+  /** Add-ons' lines and shipping: not the ticket's. */
+  amount_add_ons?: number | null;
   created_at?: Date;
 };
 
 /** The row of a ticket order's line, as inserted with the order (the ticket type's name is its description). */
 export function ticketLineItemRow(order: TicketOrderFields, ticketTypeName: string): NewLineItem {
-  const subtotal = order.amount_total + order.amount_discount - (order.amount_shipping ?? 0);
+  const other = order.amount_add_ons ?? order.amount_shipping ?? 0;
+  const subtotal = order.amount_total + order.amount_discount - other;
   return {
     id: ticketLineItemId(order.id),
     tenant_id: order.tenant_id,
@@ -30,7 +33,7 @@ export function ticketLineItemRow(order: TicketOrderFields, ticketTypeName: stri
     unit_amount: Math.floor(subtotal / order.quantity),
     amount_subtotal: subtotal,
     amount_discount: order.amount_discount,
-    amount_total: order.amount_total - (order.amount_shipping ?? 0),
+    amount_total: order.amount_total - other,
     currency: order.currency,
     ticket: JSON.stringify({ event: order.event_id, ticket_type: order.ticket_type_id, event_slot: order.slot_id }),
   };

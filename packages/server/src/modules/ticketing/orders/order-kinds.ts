@@ -1,4 +1,4 @@
-import type { Order, OrderKind } from '@svc/contract';
+import type { Order, OrderKind, ShippingAddressInput, ShippingMethod } from '@svc/contract';
 import type { Transaction } from 'kysely';
 import type { AppContext } from '../../../core/context';
 import type { Scope } from '../../../core/scope';
@@ -85,3 +85,55 @@ export const orderEventProduct = { ticket: 'events', product: 'commerce', subscr
 
 export type OrderAction = 'created' | 'paid' | 'expired' | 'cancelled' | 'refunded';
 export const orderEventType = <A extends OrderAction>(kind: OrderKind, action: A) => `${orderEventProduct[kind]}.order.${action}` as `${(typeof orderEventProduct)[OrderKind]}.order.${A}`;
+
+/** A booking's add-ons as their module checked and priced them, before anything is held. */
+export interface PlannedAddOns {
+  /** The product lines, priced now (the order keeps these prices). */
+  lines: readonly NewAddOnLine[];
+  /** The organization's shipping fee for a delivery of physical add-ons, else 0. */
+  amountShipping: number;
+  /**
+   * Holds what the lines take (stock) for the order `orderId`, inside the booking's transaction, before its
+   * seats are held; a miss throws (`409 out_of_stock`) and the booking rolls back.
+   */
+  hold(trx: Transaction<DB>, orderId: string): Promise<void>;
+}
+
+/** A product line of a ticket order. */
+export interface NewAddOnLine {
+  description: string;
+  quantity: number;
+  unitAmount: number;
+  product: { product: string; variant: string; sku: string | null; kind: string };
+}
+
+/** What a booking sends for its add-ons (products-api § 3.1: `add_ons`, with § 3.4's shipping). */
+export interface AddOnsRequest {
+  organizationId: string;
+  currency: string;
+  addOns: readonly { variant: string; quantity: number }[];
+  shippingMethod?: ShippingMethod | null;
+  shippingAddress?: ShippingAddressInput | null;
+}
+
+/**
+ * The module selling products a booking may add (commerce). A ticket order with add-ons (`amount_add_ons` not
+ * null) is also moved through the `product` kind's handler: `paid`, `released`, `refunded`, `lateTakeBack` and
+ * `serialize` act on its product lines as on a product order's.
+ */
+export interface AddOnsHandler {
+  plan(ctx: AppContext, scope: Scope, request: AddOnsRequest): Promise<PlannedAddOns>;
+}
+
+let addOnsHandler: AddOnsHandler | undefined;
+
+export function registerAddOns(handler: AddOnsHandler): void {
+  addOnsHandler = handler;
+}
+
+/** The add-ons handler, or `undefined` when no module sells products. */
+export const registeredAddOns = (): AddOnsHandler | undefined => addOnsHandler;
+
+/** The product kind's handler for a ticket order with add-ons; `undefined` for any other order. */
+export const addOnsOf = (order: Pick<OrderRow, 'kind' | 'amount_add_ons'>): OrderKindHandler | undefined =>
+  order.kind === 'ticket' && order.amount_add_ons !== null ? orderKindHandler('product') : undefined;

@@ -15,6 +15,7 @@ import { seatsFreed } from '../public/public-event-changed';
 import { issuePaidTickets, issuePaidTicketsOfOrders, revokeTicketHolders } from './order-holders';
 import { writePaidOrderMessages, writePaidOrdersMessages } from './order-messages';
 import { findOrder, transitionOrder, type OrderRow } from './orders.repository';
+import { addOnsOf, type ReleaseReason } from './order-kinds';
 import { ticketLineItem } from './line-items.repository';
 import { presentOrder, serializeOrder } from './orders.serializer';
 
@@ -22,8 +23,8 @@ export const nowOf = (ctx: Pick<AppContext, 'clock'>) => (ctx.clock ? ctx.clock(
 
 export type MarkPaidResult =
   | { outcome: 'paid'; order: Order }
-  /** The order was expired and its seats went to others meanwhile: the caller refunds the payment. */
-  | { outcome: 'seats_unavailable'; order: Order }
+  /** The order was expired and its seats (or its add-ons' stock, `reason: out_of_stock`) went to others meanwhile: the caller refunds the payment. */
+  | { outcome: 'seats_unavailable'; order: Order; reason?: string }
   /** Paid already, cancelled or refunded: nothing changed. */
   | { outcome: 'not_payable'; order: Order };
 
@@ -65,7 +66,7 @@ export interface LockedOrder {
  * its line (nothing of an order being paid was refunded yet, so the line is as booking wrote it).
  */
 async function shownOrder(trx: Transaction<DB>, scope: Scope, paid: OrderRow, tickets: readonly TicketRow[], ticketType: TicketTypeRow): Promise<Order> {
-  if (paid.coupon_id || tickets.length !== paid.seats) return presentOrder(trx, scope, paid);
+  if (paid.coupon_id || tickets.length !== paid.seats || paid.amount_add_ons !== null) return presentOrder(trx, scope, paid);
   return serializeOrder(paid, [...tickets].sort((a, b) => a.position - b.position), null, [ticketLineItem(paid, ticketType.name)]);
 }
 
@@ -78,7 +79,7 @@ async function shownOrder(trx: Transaction<DB>, scope: Scope, paid: OrderRow, ti
  */
 export async function markOrderPaid(
   trx: Transaction<DB>,
-  ctx: Pick<AppContext, 'secrets' | 'clock' | 'whitelabel'>,
+  ctx: AppContext,
   scope: Scope,
   orderId: string,
   opts: { amountPaid?: number; locked?: LockedOrder } = {},
@@ -98,6 +99,15 @@ export async function markOrderPaid(
     const sold = await sellSeats(trx, scope, order);
     if (!sold) return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order) };
     moveHeld = sold === 'move_held';
+    // A late payment takes the add-ons' stock again too; if it is gone, the seats just taken go back.
+    const addOns = addOnsOf(order);
+    if (addOns?.lateTakeBack && order.status === 'expired') {
+      const answer = await addOns.lateTakeBack(trx, ctx, scope, order);
+      if (answer !== true) {
+        if (await transitionOrder(trx, scope, order.id, { seats_state: 'sold' }, { seats_state: 'released' })) await releaseSeats(trx, order.bucket_ids, order.seats, 'sold');
+        return { outcome: 'seats_unavailable', order: await presentOrder(trx, scope, order), reason: answer };
+      }
+    }
     // Buckets before the coupon, as a booking takes them, so two transactions never wait for each other crosswise.
     if (!moveHeld) await redeemCoupon(trx, scope, order);
     paid = (await transitionOrder(trx, scope, order.id, { status: ['pending', 'expired'] }, paidValues))!;
@@ -106,6 +116,8 @@ export async function markOrderPaid(
   const event = opts.locked?.event ?? (await findEventById(trx, scope, order.event_id!))!;
   const ticketType = opts.locked?.ticketType ?? (await findTicketType(trx, scope, order.event_id!, order.ticket_type_id!))!;
   const holders = await issuePaidTickets(trx, scope, paid, unpaid, event, ticketType, now);
+  // Add-ons: stock sold, digital items granted (their variants are locked before the event's buckets, below).
+  await addOnsOf(paid)?.paid(trx, ctx, scope, paid);
   await writePaidOrderMessages(trx, scope, ctx, paid, holders.tickets, event, ticketType);
   const shown = await shownOrder(trx, scope, paid, holders.tickets, ticketType);
   // The stream's grants and the order's event in one statement.
@@ -151,6 +163,7 @@ export async function markHeldOrdersPaid(
     .where('status', '=', 'pending')
     .where('seats_state', '=', 'held')
     .where('coupon_id', 'is', null)
+    .where('amount_add_ons', 'is', null)
     .returningAll()
     .execute();
   if (rows.length !== locked.length) throw new Error('markHeldOrdersPaid: an order is not pending with its seats held');
@@ -188,13 +201,16 @@ export async function markHeldOrdersPaid(
 
 /**
  * Gives back what an order took, inside the caller's transaction, each part at most once (conditional updates
- * on the order): seats (held or sold), the coupon use, the tickets (void) and the stream entitlements (revoked).
+ * on the order): its add-ons (stock held, grants), seats (held or sold), the coupon use, the tickets (void) and
+ * the stream entitlements (revoked).
  * The caller has moved the order's status already (expired, cancelled, refunded); this does not change it.
  */
-export async function releaseOrder(trx: Transaction<DB>, ctx: Pick<AppContext, 'clock' | 'parts'>, scope: Scope, orderId: string): Promise<OrderRow> {
+export async function releaseOrder(trx: Transaction<DB>, ctx: AppContext, scope: Scope, orderId: string): Promise<OrderRow> {
   const now = nowOf(ctx);
   const order = await findOrder(trx, scope, orderId, { forUpdate: true });
   if (!order) throw new Error(`releaseOrder: no order ${orderId}`);
+  // Add-ons first: a booking locks their variants before the event's buckets, and so does this.
+  await addOnsOf(order)?.released(trx, ctx, scope, order, order.status as ReleaseReason);
   for (const from of ['held', 'sold'] as const) {
     if (await transitionOrder(trx, scope, order.id, { seats_state: from }, { seats_state: 'released' })) {
       await releaseSeats(trx, order.bucket_ids, order.seats, from);

@@ -5,7 +5,7 @@ import type { Executor } from '../../../db/database';
 import { checkoutUrl } from '../booking/checkout-sessions';
 import { ticketsOfOrders, type TicketRow } from '../tickets/ticket-rows.service';
 import { lineItemsOfOrders, serializeLineItem, type LineItemRow } from './line-items.repository';
-import { registeredOrderKind } from './order-kinds';
+import { addOnsOf, registeredOrderKind } from './order-kinds';
 import type { OrderRow } from './orders.repository';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -105,6 +105,10 @@ async function kindExtras(db: Executor, scope: Scope, rows: readonly OrderRow[])
     if (!handler?.serialize) continue;
     for (const [id, more] of await handler.serialize(db, scope, rows.filter((r) => r.kind === kind))) extras.set(id, more);
   }
+  // Ticket orders with add-ons show their shipping and fulfilment as product orders do.
+  const withAddOns = rows.filter((r) => addOnsOf(r));
+  const products = withAddOns.length ? registeredOrderKind('product') : undefined;
+  if (products?.serialize) for (const [id, more] of await products.serialize(db, scope, withAddOns)) extras.set(id, more);
   return extras;
 }
 

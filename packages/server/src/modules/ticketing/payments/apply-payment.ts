@@ -34,8 +34,9 @@ export async function applyPayment(
   if (counted.amount_paid < counted.amount_total) return { order: counted, refunded: false };
   let reason = 'seats_unavailable';
   if (counted.kind === 'ticket') {
-    const { paid } = await payOrder(trx, ctx, scope, counted, catalogue);
+    const { paid, reason: why } = await payOrder(trx, ctx, scope, counted, catalogue);
     if (paid) return { order: counted, refunded: false };
+    reason = why ?? reason;
   } else {
     const result = await markKindOrderPaid(trx, ctx, scope, counted);
     if (result.outcome === 'paid') return { order: result.row, refunded: false };

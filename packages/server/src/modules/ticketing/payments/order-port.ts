@@ -25,11 +25,11 @@ export async function payOrder(
   scope: Scope,
   order: OrderRow,
   catalogue?: OrderCatalogue,
-): Promise<{ paid: boolean }> {
+): Promise<{ paid: boolean; reason?: string }> {
   // `order` is the row as the caller's transaction locked and last updated it: markOrderPaid need not read it again.
   const locked = catalogue ? { order, ...catalogue } : undefined;
   const result = await markOrderPaid(trx, ctx, scope, order.id, { amountPaid: order.amount_paid, locked });
-  return { paid: result.outcome === 'paid' };
+  return { paid: result.outcome === 'paid', reason: result.outcome === 'seats_unavailable' ? result.reason : undefined };
 }
 
 /**

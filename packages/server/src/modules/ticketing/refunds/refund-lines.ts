@@ -5,7 +5,7 @@ import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import type { RefundRow } from '../../payments';
 import type { LineItemRow } from '../orders/order-rows.service';
-import { orderKindHandler } from '../orders/order-kinds';
+import { addOnsOf, orderKindHandler } from '../orders/order-kinds';
 import type { OrderRow } from '../payments/order-port';
 
 export type RefundUnits = { lineItem: LineItemRow; quantity: number }[];
@@ -83,8 +83,16 @@ export async function refundRemainingUnits(trx: Transaction<DB>, scope: Scope, o
   return open.map((l) => ({ lineItem: byId.get(l.id) ?? l, quantity: l.quantity - l.quantity_refunded }));
 }
 
-/** Tells a product or subscription order's module of units refunded (not ticket orders: their seats go back in full refunds only). */
+/**
+ * Tells a product or subscription order's module of units refunded, and commerce of a ticket order's add-on units
+ * (ticket units are not reported: their seats go back in full refunds only).
+ */
 export async function reportRefundedUnits(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: OrderRow, units: RefundUnits, restock: boolean): Promise<void> {
-  if (order.kind === 'ticket' || units.length === 0) return;
+  if (units.length === 0) return;
+  if (order.kind === 'ticket') {
+    const products = units.filter((u) => u.lineItem.kind === 'product');
+    if (products.length) await addOnsOf(order)?.refunded?.(trx, ctx, scope, order, { lineItems: products, restock });
+    return;
+  }
   await orderKindHandler(order.kind).refunded?.(trx, ctx, scope, order, { lineItems: units, restock });
 }
