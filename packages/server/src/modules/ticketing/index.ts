@@ -65,6 +65,8 @@ export type { Visitor } from './public/page-views';
 // One order resource, three kinds (products-api § 3.1): the modules that own product and subscription orders
 // register a handler and create their orders here; ticketing keeps the order, its lines, checkout and refunds.
 export { registerOrderKind, orderEventType, type OrderKindHandler, type ReleaseReason, type RefundedUnits } from './orders/order-kinds';
+// Fanbases prompts a renewal order's payment (an M-Pesa STK push) by itself.
+export { promptOrderPayment } from './checkout/prompt-order.service';
 export { createOrder, type CreateOrderInput, type CreatedOrder, type NewOrderLine } from './orders/create-order.service';
 export { presentOrder, presentOrders } from './orders/orders.serializer';
 export { lineItemsOfOrders, serializeLineItem, type LineItemRow, type OrderRow } from './orders/order-rows.service';
