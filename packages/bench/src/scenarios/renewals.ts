@@ -26,20 +26,20 @@ async function seedDue(ctx: Context, f: { org: string; fanbase: string; tier: st
     const args = [ctx.tenantId, f.org, f.fanbase, f.tier, count];
     await client.query('begin');
     await client.query(
-      `insert into customers (id, tenant_id, livemode, name) select 'cus_bench' || lpad(i::text, 21, '0'), $1, false, 'Fan ' || i from generate_series(1, $2::int) i`,
+      `insert into customers (id, tenant_id, livemode, name) select 'cus_0bench' || lpad(i::text, 20, '0'), $1, false, 'Fan ' || i from generate_series(1, $2::int) i`,
       [ctx.tenantId, count],
     );
     await client.query(
       `insert into fanbase_memberships (id, tenant_id, livemode, fanbase_id, organization_id, customer, status, source, tier_id, subscription_id, joined_at)
-       select 'fmb_bench' || lpad(i::text, 21, '0'), $1, false, $3, $2, 'cus_bench' || lpad(i::text, 21, '0'), 'active', 'subscription', $4,
-              'sub_bench' || lpad(i::text, 21, '0'), now() - interval '1 month'
+       select 'fmb_0bench' || lpad(i::text, 20, '0'), $1, false, $3, $2, 'cus_0bench' || lpad(i::text, 20, '0'), 'active', 'subscription', $4,
+              'sub_0bench' || lpad(i::text, 20, '0'), now() - interval '1 month'
        from generate_series(1, $5::int) i`,
       args,
     );
     await client.query(
       `insert into subscriptions (id, tenant_id, livemode, fanbase_id, organization_id, tier_id, customer, membership_id, status, amount, currency, interval,
                                   current_period_start, current_period_end, renewal_mode, attempts, next_attempt_at)
-       select 'sub_bench' || lpad(i::text, 21, '0'), $1, false, $3, $2, $4, 'cus_bench' || lpad(i::text, 21, '0'), 'fmb_bench' || lpad(i::text, 21, '0'),
+       select 'sub_0bench' || lpad(i::text, 20, '0'), $1, false, $3, $2, $4, 'cus_0bench' || lpad(i::text, 20, '0'), 'fmb_0bench' || lpad(i::text, 20, '0'),
               'active', 50000, 'KES', 'month', e - interval '1 month', e, 'prompt', 0, e - interval '24 hours'
        from (select i, now() + interval '23 hours' + (i % 3600) * interval '1 second' as e from generate_series(1, $5::int) i) s`,
       args,
@@ -56,7 +56,7 @@ async function watchRenewals(ctx: Context, count: number): Promise<{ marks: numb
   let done = 0;
   while (done < count && performance.now() - started < WAIT_LIMIT_MS) {
     await new Promise((r) => setTimeout(r, 1000));
-    done = await withClient(ctx, async (c) => Number((await c.query(`select count(*) as n from subscriptions where id like 'sub_bench%' and attempts > 0`)).rows[0].n));
+    done = await withClient(ctx, async (c) => Number((await c.query(`select count(*) as n from subscriptions where id like 'sub_0bench%' and attempts > 0`)).rows[0].n));
     while (marks.length < Math.floor(done / step)) marks.push((performance.now() - started) / 1000);
   }
   return { marks, done };
@@ -76,7 +76,7 @@ export const renewals: Scenario = {
     await seedDue(ctx, f, count);
     const { marks, done } = await watchRenewals(ctx, count);
     const twice = await withClient(ctx, async (c) =>
-      Number((await c.query(`select count(*) as n from (select subscription_id from orders where subscription_id like 'sub_bench%' group by subscription_id having count(*) > 1) d`)).rows[0].n),
+      Number((await c.query(`select count(*) as n from (select subscription_id from orders where subscription_id like 'sub_0bench%' group by subscription_id having count(*) > 1) d`)).rows[0].n),
     );
     const per = Math.max(1, Math.floor(count / 10));
     const gaps = marks.map((m, i) => (i === 0 ? m : m - marks[i - 1]!));
@@ -90,7 +90,7 @@ export const renewals: Scenario = {
     const subscribers = Array.from({ length: VIEWERS }, (_, i) => `renew-sub-${i}`);
     await pool([...granted, ...subscribers], 25, async (customer) => void (await grant(ctx, customer, stream.id)));
     await withClient(ctx, (c) =>
-      c.query(`update entitlements set source = 'subscription', source_ref = 'sub_bench' || lpad(substr(customer, 11), 21, '0') where tenant_id = $1 and customer like 'renew-sub-%'`, [ctx.tenantId]),
+      c.query(`update entitlements set source = 'subscription', source_ref = 'sub_0bench' || lpad(substr(customer, 11), 20, '0') where tenant_id = $1 and customer like 'renew-sub-%'`, [ctx.tenantId]),
     );
     const checks = (customers: string[]) => {
       const bodies = customers.map((customer) => JSON.stringify({ customer, resource: { type: 'ls', id: stream.id } }));
