@@ -24,7 +24,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     /**
      * Scenarios to run, comma-separated: floor, heartbeat, session-open, access-check, entitlement-grant,
-     * list-live-streams, ticket-rush, attribution-rush, payment-confirmations, merch-rush, public-event-page, signed-in-read, door-scans,
+     * list-live-streams, ticket-rush, attribution-rush, payment-confirmations, merch-rush, renewals, public-event-page, signed-in-read, door-scans,
      * rate-limits, hostile, console-first-load, webhook-fan-out.
      */
     only: { type: 'string' },
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     'ticketing-scale': { type: 'string', default: '1' },
     /** Paid orders the analytics-at-scale scenario seeds, with twice as many tickets, e.g. 100000 for a quick try. */
     'analytics-orders': { type: 'string', default: '1000000' },
+    /** Subscriptions the renewals scenario seeds due at once, e.g. 5000 for a quick try. */
+    renewals: { type: 'string', default: '100000' },
     /** More Node flags for the server process, after those of its `start` script (e.g. `--max-old-space-size=1024`). */
     'node-flags': { type: 'string' },
     /** The server's build to run, relative to packages/server (another build beside it: two builds back to back tell a change from the machine). */
@@ -174,6 +176,7 @@ async function round(count: number, label: (name: string) => string): Promise<{ 
     },
     ticketingScale: Number(values['ticketing-scale']),
     analyticsOrders: Number(values['analytics-orders']),
+    renewals: Number(values.renewals),
     daraja,
   };
 

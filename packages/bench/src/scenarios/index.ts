@@ -16,6 +16,7 @@ import type { Scenario } from './types';
 import { viewers10k } from './viewers';
 import { webhookFanOut } from './webhooks';
 import { merchRush } from './commerce';
+import { renewals } from './renewals';
 
 export type { Context, Scenario } from './types';
 
@@ -32,6 +33,7 @@ export const SCENARIOS: Scenario[] = [
   paymentConfirmations,
   mpesaCallback,
   merchRush,
+  renewals,
   publicEventPage,
   signedInRead,
   doorScans,

@@ -24,6 +24,8 @@ export interface Context {
   ticketingScale: number;
   /** Paid orders the analytics-at-scale scenario seeds (twice as many tickets). */
   analyticsOrders: number;
+  /** Subscriptions the renewals scenario seeds due at once. */
+  renewals: number;
   /** The local Daraja every server process of the run reaches through `MPESA_API_URL`. */
   daraja: DarajaFake;
 }

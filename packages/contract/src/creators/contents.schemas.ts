@@ -16,6 +16,24 @@ export const PriceSchema = z
   })
   .meta({ id: 'ContentPrice' });
 
+export const CONTENT_GATE_TYPES = ['members', 'tiers'] as const;
+
+/** Who may see the content's media: `members` of the organization's fanbase, or members holding one of `tiers`. */
+export const ContentGateSchema = z
+  .object({
+    type: z.enum(CONTENT_GATE_TYPES).describe('`members`: any active member; `tiers`: members holding one of `tiers` now.'),
+    tiers: z.array(z.string()).describe('`mtr_` tiers of the organization\'s fanbase; empty for `members`.'),
+  })
+  .meta({ id: 'ContentGate' });
+export type ContentGate = z.infer<typeof ContentGateSchema>;
+
+const GateInputSchema = z
+  .object({
+    type: z.enum(CONTENT_GATE_TYPES),
+    tiers: z.array(z.string().regex(/^mtr_[0-9a-z]{26}$/, 'An `mtr_` tier id.')).max(20).optional(),
+  })
+  .meta({ id: 'ContentGateInput' });
+
 export const ContentSchema = z
   .object({
     id: z.string().describe('Starts `cnt_`.'),
@@ -30,6 +48,7 @@ export const ContentSchema = z
     items: z.array(z.string()).describe('`ast_` assets.'),
     visibility: z.enum(CONTENT_VISIBILITIES),
     price: PriceSchema.nullable(),
+    gate: ContentGateSchema.nullable().describe('`null`: anyone may see it.'),
     status: z.enum(CONTENT_STATUSES),
     review_note: z.string().nullable().describe('The last reason or message of a review (reject, request changes).'),
     requested_items: z.array(z.string()).describe('After `request-changes`: the items the changes concern.'),
@@ -86,6 +105,9 @@ export const PublicContentSchema = z
     trailer: ContentAssetSchema.nullable().describe('Its public playback ids only.'),
     items_count: z.number().int(),
     price: PriceSchema.nullable(),
+    gate: ContentGateSchema.nullable(),
+    locked: z.boolean().describe('Gated and the viewer is not entitled: `description` and `trailer` are `null`.'),
+    items: z.array(ContentAssetSchema).nullable().describe('Gated content the viewer is entitled to: its item assets. Otherwise `null`.'),
     organization: ContentOrganizationSchema,
     published_at: z.string(),
   })
@@ -100,6 +122,7 @@ const fields = {
   items: z.array(AssetIdSchema).max(50),
   visibility: z.enum(CONTENT_VISIBILITIES),
   price: PriceSchema.nullable(),
+  gate: GateInputSchema.nullable().describe('`tiers` needs at least one tier; `members` takes none.'),
 };
 
 export const CreateContentSchema = z
@@ -112,6 +135,7 @@ export const CreateContentSchema = z
     items: fields.items.optional(),
     visibility: fields.visibility.optional(),
     price: fields.price.optional(),
+    gate: fields.gate.optional(),
   })
   .meta({ id: 'CreateContentRequest' });
 export type CreateContent = z.infer<typeof CreateContentSchema>;
@@ -125,6 +149,7 @@ export const UpdateContentSchema = z
     items: fields.items.optional(),
     visibility: fields.visibility.optional(),
     price: fields.price.optional(),
+    gate: fields.gate.optional(),
   })
   .meta({ id: 'UpdateContentRequest' });
 export type UpdateContent = z.infer<typeof UpdateContentSchema>;

@@ -10,7 +10,8 @@ const c = initContract();
 
 const readers = ['secret', 'restricted', 'publishable', 'tenant-header'] as const;
 // The spec's public reads admit a restricted key with `events:read` or `streams:read`; capsules' own scope too.
-const publicRead = access({ auth: 'tenant', credentials: readers, scope: 'events:read', altScopes: ['streams:read', 'fanbases:read'] });
+// A signed-in person may read them too: gated content and `viewer_state` answer for the viewer.
+const viewerRead = access({ auth: 'tenant', credentials: [...readers, 'user'], scope: 'events:read', altScopes: ['streams:read', 'fanbases:read'] });
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const ContentParams = z.object({ content: z.string().max(255) });
 const SlugParams = z.object({ slug: z.string().max(255) });
@@ -22,13 +23,13 @@ export const plusContract = c.router(
       method: 'GET',
       path: '/v1/plus/contents',
       summary: 'List published content',
-      description: 'Published, public content of public capsules, newest first; filter by `organization` (`org_` id or handle) and `type`.',
+      description: 'Published, public content of public capsules, newest first; filter by `organization` (`org_` id or handle) and `type`. Gated content is `locked` unless the signed-in viewer is entitled.',
       query: CursorPageQuerySchema.extend({
         organization: z.string().max(255).optional(),
         type: z.enum(['drop', 'video', 'post']).optional(),
       }),
       responses: { 200: cursorListOf(PublicContentSchema), ...errors, ...errorResponses(422) },
-      metadata: publicRead,
+      metadata: viewerRead,
     },
     retrievePublicContent: {
       method: 'GET',
@@ -37,7 +38,7 @@ export const plusContract = c.router(
       description: '`{content}` is the `cnt_` id or the slug; anything not published, or of a private capsule, is `404`.',
       pathParams: ContentParams,
       responses: { 200: dataOf(PublicContentSchema), ...errors, ...errorResponses(404) },
-      metadata: publicRead,
+      metadata: viewerRead,
     },
     retrievePublicCapsule: {
       method: 'GET',
@@ -46,7 +47,7 @@ export const plusContract = c.router(
       description: 'The creator\'s public page by handle; `viewer_state` is the signed-in customer\'s. Private capsules: `404`.',
       pathParams: SlugParams,
       responses: { 200: dataOf(PublicCapsuleSchema), ...errors, ...errorResponses(404) },
-      metadata: access({ auth: 'tenant', credentials: [...readers, 'user'], scope: 'events:read', altScopes: ['streams:read', 'fanbases:read'] }),
+      metadata: viewerRead,
     },
     followCapsule: {
       method: 'POST',

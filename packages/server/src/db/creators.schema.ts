@@ -50,6 +50,8 @@ export interface ContentsTable {
   visibility: 'public' | 'unlisted';
   price_amount: number | null;
   price_currency: string | null;
+  gate_type: 'members' | 'tiers' | null;
+  gate_tier_ids: Generated<string[]>;
   status: Generated<'draft' | 'pending_review' | 'changes_requested' | 'approved' | 'published' | 'rejected'>;
   review_note: string | null;
   requested_items: Generated<string[]>;

@@ -46,6 +46,7 @@ import * as fanbases from './migrations/2026_12_03_40_fanbases';
 import * as subscriptionCheckout from './migrations/2026_12_03_41_subscription_checkout';
 import * as commerce from './migrations/2026_12_03_50_commerce';
 import * as productOrders from './migrations/2026_12_03_51_product_orders';
+import * as contentGates from './migrations/2026_12_04_10_content_gates';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_51_product_orders': productOrders,
   '2026_12_03_60_promoters': promoters,
   '2026_12_03_90_payment_retention_indexes': paymentRetentionIndexes,
+  '2026_12_04_10_content_gates': contentGates,
   '2026_12_04_20_booking_add_ons': bookingAddOns,
   '2026_12_04_21_guest_orders': guestOrders,
   '2026_12_04_30_payout_checks': payoutChecks,

@@ -34,6 +34,9 @@ describe('public content reads', () => {
       trailer: { id: asset, status: 'ready', duration: 30, playback_ids: [{ id: expect.stringMatching(/^pb_/), policy: 'public' }] },
       items_count: 2,
       price: { amount: 20000, currency: 'KES' },
+      gate: null,
+      locked: false,
+      items: null,
       organization: { id: expect.stringMatching(/^org_/), name: 'Nyashinski', handle: 'open.capsule' },
       published_at: expect.any(String),
     });

@@ -19,7 +19,7 @@ export const paymentsModule: ModuleDefinition = {
 };
 
 export { registerPaymentTarget, type PaymentTarget } from './payment-targets';
-export { recordPayment, recordPayments, refundablePayments, serializePayment, startSimulatedPayment, succeededPayments, nextCheckAt, type PaymentRow } from './attempts/payment-rows.service';
+export { declinedByPayer, recordPayment, recordPayments, refundablePayments, serializePayment, startSimulatedPayment, succeededPayments, nextCheckAt, type PaymentRow } from './attempts/payment-rows.service';
 export { refundPayment } from './refunds/refund-payment';
 export { listRefundObjects, type RefundRow } from './refunds/refunds.service';
 export { serializeRefund } from './refunds/refunds.serializer';

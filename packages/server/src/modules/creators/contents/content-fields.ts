@@ -6,6 +6,7 @@ import { ApiError } from '../../../core/errors';
 import type { Scope } from '../../../core/scope';
 import type { ContentsTable } from '../../../db/creators.schema';
 import { contentAssets, streamsDeps } from '../../streams';
+import { gateColumns } from './content-gates';
 
 /** `trailer` and `items` must name assets of the environment; readiness is checked when the content is published. */
 export async function checkAssets(ctx: AppContext, scope: Scope, input: { trailer?: string | null; items?: string[] }) {
@@ -31,6 +32,7 @@ export function contentColumns(input: CreateContent | UpdateContent): Updateable
     changes.price_amount = input.price?.amount ?? null;
     changes.price_currency = input.price?.currency ?? null;
   }
+  if (input.gate !== undefined) Object.assign(changes, gateColumns(input.gate));
   return changes;
 }
 

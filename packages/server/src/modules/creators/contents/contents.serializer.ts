@@ -1,5 +1,6 @@
 import type { Content } from '@svc/contract';
 import type { ContentRow } from '../../../db/creators.schema';
+import { gateOf } from './content-gates';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -17,6 +18,7 @@ export function serializeContent(row: ContentRow): Content {
     items: row.item_asset_ids,
     visibility: row.visibility,
     price: row.price_amount === null ? null : { amount: row.price_amount, currency: row.price_currency! },
+    gate: gateOf(row),
     status: row.status,
     review_note: row.review_note,
     requested_items: row.requested_items,

@@ -9,6 +9,7 @@ import type { ContentRow } from '../../../db/creators.schema';
 import type { OrganizationRow } from '../../identity';
 import type { Actor } from '../creator-access';
 import { checkAssets, contentColumns, slugOf } from './content-fields';
+import { checkGate, gateColumns } from './content-gates';
 import { assertTransition } from './content-transitions';
 import * as repo from './contents.repository';
 import { serializeContent } from './contents.serializer';
@@ -25,6 +26,7 @@ export async function getContentRow(ctx: AppContext, scope: Scope, org: Organiza
 /** A new draft. Without a `slug` the title's is used, with a short random suffix when another item has it. */
 export async function createContent(ctx: AppContext, scope: Scope, org: OrganizationRow, input: CreateContent) {
   await checkAssets(ctx, scope, input);
+  await checkGate(ctx, scope, org.id, input.gate);
   for (let attempt = 0; ; attempt++) {
     try {
       const row = await repo.insertContent(ctx.db, scope, {
@@ -39,6 +41,7 @@ export async function createContent(ctx: AppContext, scope: Scope, org: Organiza
         visibility: input.visibility ?? 'public',
         price_amount: input.price?.amount ?? null,
         price_currency: input.price?.currency ?? null,
+        ...gateColumns(input.gate),
         review_note: null,
         submitted_at: null,
         approved_at: null,
@@ -61,6 +64,7 @@ export async function listContents(ctx: AppContext, scope: Scope, org: Organizat
 /** Edits while the creator holds the item (`draft`, `changes_requested`); the row is locked so a review cannot cross it. */
 export async function updateContent(ctx: AppContext, scope: Scope, org: OrganizationRow, idOrSlug: string, input: UpdateContent) {
   await checkAssets(ctx, scope, input);
+  await checkGate(ctx, scope, org.id, input.gate);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       const row = await repo.findContent(trx, scope, idOrSlug, { organizationId: org.id, forUpdate: true });

@@ -26,6 +26,10 @@ export interface CapsuleFanbaseState {
 export interface CapsuleFanbaseSource {
   stateOf(ctx: AppContext, scope: Scope, organizationId: string, viewer: string | null): Promise<CapsuleFanbaseState>;
   memberCustomers(db: AppContext['db'], scope: Scope, organizationId: string): SelectQueryBuilder<DB, any, { customer: string }>;
+  /** Content gates: per organization where the viewer is an active member, the tiers the membership holds now. */
+  heldTiers(ctx: AppContext, scope: Scope, viewer: string, organizationIds: readonly string[]): Promise<Map<string, string[]>>;
+  /** Content gates: which of `ids` are tiers of the organization's fanbase; `null` when it has no fanbase. */
+  tiersOfOrganization(ctx: AppContext, scope: Scope, organizationId: string, ids: readonly string[]): Promise<Set<string> | null>;
 }
 
 export const capsuleFanbasePart = modulePart<CapsuleFanbaseSource>('creators.capsule-fanbase');

@@ -11,11 +11,16 @@ const s = initServer();
 /** Public reads (a publishable key or the tenant header), and following for signed-in customers. */
 export const plusRouter = (ctx: AppContext) =>
   s.router(contract.creators.plus, {
-    listPublicContents: async ({ query: { organization, type, ...page }, req }) => ({
-      status: 200,
-      body: await listPublicContents(ctx, actorOf(req).scope, { organization, type }, page),
-    }),
-    retrievePublicContent: async ({ params, req }) => ({ status: 200, body: { data: await getPublicContent(ctx, actorOf(req).scope, params.content) } }),
+    listPublicContents: async ({ query: { organization, type, ...page }, req }) => {
+      const caller = actorOf(req);
+      const viewer = await viewerOf(ctx, caller, req.headers.authorization);
+      return { status: 200, body: await listPublicContents(ctx, caller.scope, { organization, type }, page, viewer) };
+    },
+    retrievePublicContent: async ({ params, req }) => {
+      const caller = actorOf(req);
+      const viewer = await viewerOf(ctx, caller, req.headers.authorization);
+      return { status: 200, body: { data: await getPublicContent(ctx, caller.scope, params.content, viewer) } };
+    },
     retrievePublicCapsule: async ({ params, req }) => {
       const caller = actorOf(req);
       const viewer = await viewerOf(ctx, caller, req.headers.authorization);

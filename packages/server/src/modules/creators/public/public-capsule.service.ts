@@ -44,7 +44,7 @@ export async function getPublicCapsule(ctx: AppContext, scope: Scope, handle: st
     source ? source.stateOf(ctx, scope, org.id, viewer) : Promise.resolve(NO_FANBASE),
     capsuleMerchOf(ctx, scope, org.id),
   ]);
-  const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops), serializePublicContents(ctx, scope, posts)]);
+  const [featuredDrops, latestPost] = await Promise.all([serializePublicContents(ctx, scope, drops, viewer), serializePublicContents(ctx, scope, posts, viewer)]);
   return {
     capsule: {
       id: profile.id,

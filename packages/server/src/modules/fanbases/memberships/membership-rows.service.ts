@@ -1,2 +1,2 @@
 // The door other resources of the module use to membership rows; the repository stays this folder's own.
-export { activeMemberCustomers, findOfCustomer, findViews, lockMembership, updateMembership } from './memberships.repository';
+export { activeMemberCustomers, activeMembershipsOfCustomer, findOfCustomer, findViews, lockMembership, updateMembership } from './memberships.repository';

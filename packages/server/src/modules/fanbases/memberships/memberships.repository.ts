@@ -93,3 +93,15 @@ export async function membershipsOfCustomer(db: Executor, scope: Scope, customer
 /** The `customer` of every active membership of the organization's fanbase (the capsule's audience). */
 export const activeMemberCustomers = (db: Executor, scope: Scope, organizationId: string) =>
   scoped(db, scope).selectFrom('fanbase_memberships').select('fanbase_memberships.customer').where('organization_id', '=', organizationId).where('status', '=', 'active');
+
+/** The viewer's active memberships among the organizations' fanbases (content gates). */
+export async function activeMembershipsOfCustomer(db: Executor, scope: Scope, customer: string, organizationIds: readonly string[]): Promise<MembershipRow[]> {
+  if (organizationIds.length === 0) return [];
+  return scoped(db, scope)
+    .selectFrom('fanbase_memberships')
+    .selectAll()
+    .where('customer', '=', customer)
+    .where('organization_id', 'in', [...organizationIds])
+    .where('status', '=', 'active')
+    .execute();
+}

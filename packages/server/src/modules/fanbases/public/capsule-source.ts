@@ -18,6 +18,21 @@ async function paymentsServe(ctx: AppContext, scope: Scope, organizationId: stri
 /** What the public capsule shows of the organization's fanbase (registered with creators at setup). */
 export const capsuleFanbaseSource: CapsuleFanbaseSource = {
   memberCustomers: (db, scope, organizationId) => memberships.activeMemberCustomers(db, scope, organizationId),
+  async heldTiers(ctx, scope, viewer, organizationIds) {
+    const now = Date.now();
+    const held = new Map<string, string[]>();
+    for (const m of await memberships.activeMembershipsOfCustomer(ctx.db, scope, viewer, organizationIds)) {
+      // A comp's tier opens gates until its `ends_at`.
+      const compEnded = m.ends_at !== null && new Date(m.ends_at).getTime() <= now;
+      held.set(m.organization_id, [m.tier_id, m.comp_tier_id].flatMap((t) => (t && !(compEnded && t === m.comp_tier_id) ? [t] : [])));
+    }
+    return held;
+  },
+  async tiersOfOrganization(ctx, scope, organizationId, ids) {
+    const fanbase = await findFanbaseOfOrganization(ctx.db, scope, organizationId);
+    if (!fanbase) return null;
+    return new Set((await tiers.findTiersByIds(ctx.db, scope, ids)).filter((t) => t.fanbase_id === fanbase.id).map((t) => t.id));
+  },
   async stateOf(ctx, scope, organizationId, viewer) {
     const fanbase = await findFanbaseOfOrganization(ctx.db, scope, organizationId);
     if (!fanbase) return { fanbase: null, active: false, hasPublishedPaidTier: false, paymentsServe: false, joinedAt: null, subscribedTier: null };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextReminder, periodEnd, reminderTimes } from './periods';
+import { nextReminder, periodEnd, promptMoment, reminderTimes } from './periods';
 
 const at = (iso: string) => new Date(iso);
 
@@ -19,5 +19,17 @@ describe('subscription periods', () => {
     expect(reminderTimes(end, 0)).toEqual([]);
     expect(nextReminder(end, 7, at('2026-03-02T00:00:00Z'))?.toISOString()).toBe('2026-03-04T00:00:00.000Z');
     expect(nextReminder(end, 7, at('2026-03-07T00:00:00Z'))).toBeNull();
+  });
+
+  it('prompt phones only between 08:00 and 20:00 in the organization\'s time zone, else at the next 08:00', () => {
+    const moment = (iso: string, zone: string) => promptMoment(at(iso), zone).toISOString();
+    expect(moment('2026-03-01T09:30:00Z', 'Africa/Nairobi')).toBe('2026-03-01T09:30:00.000Z');
+    expect(moment('2026-03-01T05:00:00Z', 'Africa/Nairobi')).toBe('2026-03-01T05:00:00.000Z');
+    expect(moment('2026-03-01T04:59:59Z', 'Africa/Nairobi')).toBe('2026-03-01T05:00:00.000Z');
+    expect(moment('2026-03-01T16:59:59Z', 'Africa/Nairobi')).toBe('2026-03-01T16:59:59.000Z');
+    expect(moment('2026-03-01T17:00:00Z', 'Africa/Nairobi')).toBe('2026-03-02T05:00:00.000Z');
+    expect(moment('2026-03-01T02:15:30Z', 'Africa/Nairobi')).toBe('2026-03-01T05:00:00.000Z');
+    expect(moment('2026-03-01T21:00:00Z', 'UTC')).toBe('2026-03-02T08:00:00.000Z');
+    expect(moment('2026-03-01T21:00:00Z', 'Not/AZone')).toBe('2026-03-02T08:00:00.000Z');
   });
 });

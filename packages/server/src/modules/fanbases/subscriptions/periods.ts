@@ -32,3 +32,26 @@ export function reminderTimes(periodEndAt: Date, graceDays: number): Date[] {
 export function nextReminder(periodEndAt: Date, graceDays: number, at: Date): Date | null {
   return reminderTimes(periodEndAt, graceDays).find((t) => t.getTime() > at.getTime()) ?? null;
 }
+
+/** The hour of `at` in the time zone (0–23), and the minutes and seconds past it in milliseconds. */
+function localHour(at: Date, timeZone: string): { hour: number; pastMs: number } {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(at);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return { hour: n('hour'), pastMs: (n('minute') * 60 + n('second')) * 1000 + at.getUTCMilliseconds() };
+}
+
+/**
+ * When a payment prompt may reach the fan's phone: `at` itself between 08:00 and 20:00 in the organization's
+ * time zone, else the next 08:00 there. An unknown zone is read as UTC.
+ */
+export function promptMoment(at: Date, timeZone: string): Date {
+  let local: { hour: number; pastMs: number };
+  try {
+    local = localHour(at, timeZone);
+  } catch {
+    local = localHour(at, 'UTC');
+  }
+  if (local.hour >= 8 && local.hour < 20) return at;
+  const hoursToEight = local.hour < 8 ? 8 - local.hour : 32 - local.hour;
+  return new Date(at.getTime() + hoursToEight * 3_600_000 - local.pastMs);
+}

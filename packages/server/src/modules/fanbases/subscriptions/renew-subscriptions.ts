@@ -8,6 +8,7 @@ import { findTier } from '../tiers/tier-rows.service';
 import { addDays, addHours, nextReminder } from './periods';
 import { sendRenewalReminder } from './subscription-messages';
 import { applyMove, cancelNow, expireNow } from './subscription-moves';
+import { queueRenewalPrompt } from './renewal-prompt.job';
 import { createSubscriptionOrder } from './subscription-orders';
 import * as repo from './subscriptions.repository';
 
@@ -38,6 +39,7 @@ export async function openRenewal(trx: Transaction<DB>, ctx: AppContext, scope: 
     now,
   );
   await sendRenewalReminder(trx, ctx, scope, row, tier.name);
+  await queueRenewalPrompt(trx, ctx, scope, row, amount, now, String(row.attempts));
   return row;
 }
 
@@ -79,6 +81,7 @@ async function step(trx: Transaction<DB>, ctx: AppContext, scope: Scope, id: str
       );
       const tier = await findTier(trx, scope, sub.fanbase_id, sub.tier_id);
       await sendRenewalReminder(trx, ctx, scope, row, tier?.name ?? '');
+      await queueRenewalPrompt(trx, ctx, scope, row, Number(row.amount), now, String(row.attempts));
       return true;
     }
     return false;
@@ -92,6 +95,7 @@ async function step(trx: Transaction<DB>, ctx: AppContext, scope: Scope, id: str
     const row = await repo.updateSubscription(trx, scope, sub.id, { attempts: sub.attempts + 1, next_attempt_at: nextReminder(end, fanbase.grace_period_days, now) ?? graceEnd, updated_at: now });
     const tier = await findTier(trx, scope, sub.fanbase_id, sub.tier_id);
     await sendRenewalReminder(trx, ctx, scope, row, tier?.name ?? '');
+    await queueRenewalPrompt(trx, ctx, scope, row, Number(row.amount), now, String(row.attempts));
   }
   return false;
 }

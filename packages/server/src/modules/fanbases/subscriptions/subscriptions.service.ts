@@ -12,6 +12,7 @@ import { findFanbaseRow } from '../fanbases/fanbases.service';
 import { findTier } from '../tiers/tier-rows.service';
 import { addDays, addHours } from './periods';
 import { openRenewal, renewAt } from './renew-subscriptions';
+import { queueRenewalPrompt } from './renewal-prompt.job';
 import { applyMove, cancelNow } from './subscription-moves';
 import * as repo from './subscriptions.repository';
 import { serializeSubscription } from './subscriptions.serializer';
@@ -104,7 +105,11 @@ export async function renewByFan(ctx: AppContext, scope: Scope, customer: string
   await ownSubscription(ctx, scope, customer, id);
   return locked(ctx, scope, id, async (trx, sub, now) => {
     if ((sub.status !== 'active' && sub.status !== 'past_due') || sub.interval === 'one_time' || sub.cancel_at_period_end) throw refused(sub, 'be renewed');
-    if (sub.attempts > 0) return sub;
+    if (sub.attempts > 0) {
+      // The order is open already: a fresh prompt (one a minute at most) in `prompt` mode.
+      await queueRenewalPrompt(trx, ctx, scope, sub, Number(sub.amount), now, `fan:${Math.floor(now.getTime() / 60_000)}`);
+      return sub;
+    }
     return openRenewal(trx, ctx, scope, sub, (await findFanbaseRow(trx, scope, sub.fanbase_id))!, now);
   });
 }

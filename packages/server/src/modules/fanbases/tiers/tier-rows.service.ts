@@ -1,2 +1,2 @@
 // The door other resources of the module use to tier rows; the repository stays this folder's own.
-export { findTier, liveSubscriptionCount, publishedFreeTier, publishedTiers } from './tiers.repository';
+export { findTier, findTiersByIds, liveSubscriptionCount, publishedFreeTier, publishedTiers } from './tiers.repository';

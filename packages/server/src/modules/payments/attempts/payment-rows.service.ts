@@ -8,7 +8,7 @@ import { simulatedProvider } from '../providers/provider-for';
 // What the orders' product uses of payment rows: recording attempts, and the ones refunds go back to.
 export { insertPayment as recordPayment, insertPayments as recordPayments, succeededPayments, type NewPayment, type PaymentRow } from './payments.repository';
 // Reconciliation takes the due ones.
-export { findPayment, lockDuePayments } from './payments.repository';
+export { declinedByPayer, findPayment, lockDuePayments } from './payments.repository';
 export { serializePayment } from './payments.serializer';
 export { nextCheckAt } from './check-schedule';
 

@@ -85,6 +85,10 @@ export const succeededPayments = (db: Executor, scope: Scope, orderId: string) =
     .orderBy('id')
     .execute();
 
+/** Whether the payer turned down a prompt for the order (`cancelled_by_user`): no more prompts for it. */
+export const declinedByPayer = async (db: Executor, scope: Scope, orderId: string) =>
+  (await scoped(db, scope).selectFrom('payments').select('id').where('order_id', '=', orderId).where('status', '=', 'failed').where('failure_code', '=', 'cancelled_by_user').executeTakeFirst()) !== undefined;
+
 export const findPayment = (db: Executor, scope: Scope, id: string, forUpdate = false) => {
   const q = scoped(db, scope).selectFrom('payments').selectAll().where('id', '=', id);
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
