@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '../../src/core/ids';
-import { createOrder, registerOrderKind, type CreateOrderInput, type OrderKindHandler, type OrderRow } from '../../src/modules/ticketing';
+import { createOrder, prepareOrder, registerOrderKind, type CreateOrderInput, type OrderKindHandler, type OrderRow } from '../../src/modules/ticketing';
 import type { TestServer } from '../harness';
 import type { Tenant } from '../ticketing/booking-fixtures';
 
@@ -66,8 +66,9 @@ export async function seedOrganization(t: TestServer, tenant: Tenant, livemode =
 /** A product order of two lines (2 × 1000 and 1 × 500, shipping 300) unless `input` says otherwise. */
 export function newOrder(t: TestServer, tenant: Tenant, organizationId: string, input: Partial<CreateOrderInput> = {}) {
   const scope = { tenantId: tenant.tenant.id, livemode: false };
-  return t.ctx.db.transaction().execute((trx) =>
+  return prepareOrder(t.ctx, scope, organizationId, true).then((prepared) => t.ctx.db.transaction().execute((trx) =>
     createOrder(trx, t.ctx, scope, {
+      prepared,
       kind: 'product',
       organizationId,
       currency: 'KES',
@@ -81,5 +82,5 @@ export function newOrder(t: TestServer, tenant: Tenant, organizationId: string, 
       redirectUrl: 'https://shop.example.test/done',
       ...input,
     }),
-  );
+  ));
 }

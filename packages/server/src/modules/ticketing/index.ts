@@ -73,7 +73,7 @@ export { registerOrderKind, orderEventType, type OrderKindHandler, type ReleaseR
 export { registerAddOns, type AddOnsHandler, type AddOnsRequest, type PlannedAddOns } from './orders/order-kinds';
 // Fanbases prompts a renewal order's payment (an M-Pesa STK push) by itself.
 export { promptOrderPayment } from './checkout/prompt-order.service';
-export { createOrder, type CreateOrderInput, type CreatedOrder, type NewOrderLine } from './orders/create-order.service';
+export { createOrder, prepareOrder, type CreateOrderInput, type CreatedOrder, type NewOrderLine, type PreparedOrder } from './orders/create-order.service';
 export { presentOrder, presentOrders } from './orders/orders.serializer';
 export { lineItemsOfOrders, serializeLineItem, type LineItemRow, type OrderRow } from './orders/order-rows.service';
 // Commerce locks a product order to move its fulfilment, and reads a page of them for its export.

@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors';
 import { isIdOf, newId } from '../../../core/ids';
 import type { TenantPrincipal } from '../../../core/principal';
 import { findCustomer } from '../../identity';
-import { createOrder } from '../../ticketing';
+import { createOrder, prepareOrder } from '../../ticketing';
 import { nowOf } from '../commerce-access';
 import { invalid } from '../products/product-rules';
 import { commerceSettingsOf } from '../settings/commerce-settings.service';
@@ -46,6 +46,8 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
   const settings = await commerceSettingsOf(ctx.db, scope, plan.organizationId);
   const shipping = shippingOf(plan, settings, input);
   const { buyer, customerId } = await buyerOf(ctx, caller, input);
+  const due = shipping.fee > 0 || plan.lines.some((l) => l.variant.price * l.quantity > 0);
+  const prepared = await prepareOrder(ctx, scope, plan.organizationId, due);
   const now = nowOf(ctx);
   const orderId = newId('order');
   const stockLines = perVariant(plan.lines.map((l) => ({ variant: l.variant.id, quantity: l.quantity })));
@@ -82,6 +84,7 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
       metadata: input.metadata,
       // A promoter's code or referral token; one that attributes nothing is ignored (the sale goes on).
       referral: input.referral || input.ref ? { referral: input.referral ?? null, ref: input.ref ?? null } : undefined,
+      prepared,
     });
     return created.order;
   });

@@ -9,6 +9,7 @@ import { addDays, addHours, nextReminder } from './periods';
 import { sendRenewalReminder } from './subscription-messages';
 import { applyMove, cancelNow, expireNow } from './subscription-moves';
 import { queueRenewalPrompt } from './renewal-prompt.job';
+import { prepareOrder } from '../../ticketing';
 import { createSubscriptionOrder } from './subscription-orders';
 import * as repo from './subscriptions.repository';
 
@@ -23,12 +24,14 @@ export async function openRenewal(trx: Transaction<DB>, ctx: AppContext, scope: 
   const end = sub.current_period_end!;
   const amount = sub.pending_tier_id ? Number(tier.price) : Number(sub.amount);
   const graceEnd = addDays(end, fanbase.grace_period_days);
+  // Inside the renewal's transaction: the job's few workers never hold every pool connection at once.
+  const prepared = await prepareOrder(ctx, scope, sub.organization_id, amount > 0);
   const created = await createSubscriptionOrder(trx, ctx, scope, sub, tier, {
     start: end,
     end: null,
     amount,
     expiresAt: graceEnd.getTime() > now.getTime() ? graceEnd : addHours(now, 1),
-  });
+  }, prepared);
   const row = await applyMove(
     trx,
     scope,

@@ -6,6 +6,7 @@ import { emitEvent } from '../../../core/events/emit-event';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import type { TierRow } from '../../../db/fanbases.schema';
+import { prepareOrder } from '../../ticketing';
 import { nowOf } from '../clock';
 import { findPublicFanbase } from '../fanbases/fanbases.service';
 import { requireKnownCustomer, requireOpen } from '../memberships/fanbase-gates';
@@ -45,6 +46,7 @@ export async function subscribe(ctx: AppContext, scope: Scope, ref: string, cust
   if (!found) throw ApiError.of('resource_not_found', { param: 'tier', message: `No such membership tier: '${input.tier}'.` });
   checkTier(found);
   await requireOpen(ctx, scope, fanbase, 'subscribe');
+  const prepared = await prepareOrder(ctx, scope, fanbase.organization_id, Number(found.price) > 0);
   const now = nowOf(ctx);
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
@@ -82,7 +84,7 @@ export async function subscribe(ctx: AppContext, scope: Scope, ref: string, cust
         amount: Number(tier.price),
         expiresAt: addHours(now, FIRST_ORDER_MINUTES / 60),
         redirectUrl: input.redirect_url ?? null,
-      });
+      }, prepared);
       const created = await repo.updateSubscription(trx, scope, sub.id, { latest_order_id: order.order.id, checkout_url: order.checkoutUrl });
       await emitEvent(trx, scope, { type: 'fanbases.subscription.created', subject: sub.id, object: serializeSubscription(created) });
       return created;

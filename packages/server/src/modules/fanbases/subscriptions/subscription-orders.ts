@@ -4,7 +4,7 @@ import type { Scope } from '../../../core/scope';
 import type { SubscriptionRow, TierRow } from '../../../db/fanbases.schema';
 import type { DB } from '../../../db/schema';
 import { findCustomer } from '../../identity';
-import { createOrder } from '../../ticketing';
+import { createOrder, type PreparedOrder } from '../../ticketing';
 
 /** How long a first order waits to be paid before the subscription expires unpaid. */
 export const FIRST_ORDER_MINUTES = 60;
@@ -23,6 +23,7 @@ export async function createSubscriptionOrder(
   sub: SubscriptionRow,
   tier: TierRow,
   period: { start: Date | null; end: Date | null; amount: number; expiresAt: Date; redirectUrl?: string | null },
+  prepared: PreparedOrder,
 ) {
   const customer = await findCustomer(trx, scope, sub.customer);
   const label = period.start && period.end ? `${day(period.start)} to ${day(period.end)}` : intervalName[sub.interval];
@@ -43,5 +44,6 @@ export async function createSubscriptionOrder(
     expiresAt: period.expiresAt,
     redirectUrl: period.redirectUrl ?? null,
     subscriptionId: sub.id,
+    prepared,
   });
 }

@@ -52,6 +52,25 @@ export interface CreateOrderInput {
   metadata?: Record<string, string>;
   /** A promoter's code or referral token sent with the order (products-api § 4.3); ignored when it attributes nothing. */
   referral?: { ref?: string | null; referral?: string | null };
+  /** What `prepareOrder` looked up before the caller's transaction. */
+  prepared: PreparedOrder;
+}
+
+/** Looked up before an order's transaction opens: nothing inside it may wait for a second pool connection. */
+export interface PreparedOrder {
+  /** The base of the checkout page's address for this organization (its custom domain, else the service's). */
+  checkoutBase: string;
+}
+
+/**
+ * What `createOrder` needs from outside the database transaction, read before the caller opens it: a transaction
+ * that waited on the pool for a lookup could wait for ever once every connection is held by such transactions (a
+ * rush of orders on a cold cache). A live-mode order with something `due` needs a payment configuration serving
+ * the organization (`409 payments_not_configured`, `503 payments_unavailable`), checked here, before anything is held.
+ */
+export async function prepareOrder(ctx: AppContext, scope: Scope, organizationId: string, due: boolean): Promise<PreparedOrder> {
+  if (due) await requireLivePayments(ctx, scope, organizationId);
+  return { checkoutBase: await linkBaseOf(ctx, scope, organizationId, 'checkout') };
 }
 
 export interface CreatedOrder {
@@ -86,7 +105,6 @@ export async function createOrder(trx: Transaction<DB>, ctx: AppContext, scope: 
   const total = lines.reduce((sum, l) => sum + l.total, 0) + shipping;
   if (total > MAX_AMOUNT) throw ApiError.of('validation_failed', { param: 'line_items', message: `The order's total may not exceed ${MAX_AMOUNT}.` });
   if (total > 0 && !input.expiresAt) throw new Error('createOrder: an order with something due needs expiresAt');
-  if (total > 0) await requireLivePayments(ctx, scope, input.organizationId);
 
   const now = ctx.clock ? ctx.clock() : new Date();
   const attribution = input.referral
@@ -166,8 +184,9 @@ export async function createOrder(trx: Transaction<DB>, ctx: AppContext, scope: 
     : await trx.insertInto('line_items').values(lineRows).returningAll().execute();
   inserted.sort((a, b) => a.position - b.position);
   if (session) await sendInTransaction(trx, [jobOf(expireOrder, { tenant_id: scope.tenantId, livemode: scope.livemode, order_id: id }, input.expiresAt!)]);
-  const url = session ? checkoutUrl(await linkBaseOf(ctx, scope, input.organizationId, 'checkout'), session.id) : null;
-  const created = await presentOrder(trx, scope, row, ctx);
+  const url = session ? checkoutUrl(input.prepared.checkoutBase, session.id) : null;
+  // The links as prepared: a whitelabel lookup here would take a second connection inside the transaction.
+  const created = await presentOrder(trx, scope, row, { config: { baseUrl: input.prepared.checkoutBase } });
   await emitEvent(trx, scope, { type: orderEventType(input.kind, 'created'), subject: id, object: created });
   if (total > 0) return { order: created, row, lineItems: inserted, checkoutUrl: url };
   const paid = await markKindOrderPaid(trx, ctx, scope, row);
