@@ -4,11 +4,27 @@ import { afterAll, beforeAll } from 'vitest';
 import { callbackAddress, recordPayment } from '../../src/modules/payments';
 import { providerOfConfig } from '../../src/modules/payments/providers/provider-for';
 import { newId } from '../../src/core/ids';
-import type { TestServer } from '../harness';
+import { useTestServer, type TestServer } from '../harness';
 import { expectStatus } from '../kit/expect';
 import * as daraja from '../kit/fakes/daraja-fake';
 import { sk, type Tenant } from '../ticketing/booking-fixtures';
 import { pendingBooking } from '../ticketing/payments-fixtures';
+
+/**
+ * A test server whose M-Pesa calls go to a local Daraja (`MPESA_API_URL`), listening for that fake's callbacks;
+ * public limits raised, since a provider posts faster than any one client.
+ */
+export function useMpesaServer(): { t: TestServer; mpesaFake: daraja.DarajaFake } {
+  const mpesaFake = new daraja.DarajaFake();
+  const env: Record<string, string> = { SVC_RATE_LIMIT_PUBLIC: '10000' };
+  beforeAll(async () => {
+    env.MPESA_API_URL = await mpesaFake.start();
+  });
+  afterAll(() => mpesaFake.stop());
+  const t = useTestServer(env);
+  listenForCallbacks(t);
+  return { t, mpesaFake };
+}
 
 /**
  * The app listening on a port of its own, with its public base URL pointed there: the fakes post their

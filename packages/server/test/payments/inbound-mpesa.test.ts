@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyNotification } from '../../src/modules/payments/inbound/apply-notification';
 import { reconcileDuePayments } from '../../src/modules/payments/reconcile/reconcile-payments.job';
-import { useTestServer } from '../harness';
 import * as daraja from '../kit/fakes/daraja-fake';
 import { until } from '../kit/fakes/fake-provider';
 import { eventsOf, getOrder } from '../ticketing/payments-fixtures';
-import { listenForCallbacks, mpesaConfig, pendingMpesaPayment } from './inbound-fixtures';
+import { mpesaConfig, pendingMpesaPayment, useMpesaServer } from './inbound-fixtures';
 import { applyInbox, inboxOf, paymentRow } from './inbound-kit';
 
-const mpesaFake = new daraja.DarajaFake();
-const env: Record<string, string> = { SVC_RATE_LIMIT_PUBLIC: '10000' };
-beforeAll(async () => {
-  env.MPESA_API_URL = await mpesaFake.start();
-});
-afterAll(() => mpesaFake.stop());
-const t = useTestServer(env);
-listenForCallbacks(t);
+const { t, mpesaFake } = useMpesaServer();
 
 const post = (url: string, body: unknown) => t.http().post(new URL(url).pathname).set('content-type', 'application/json').send(JSON.stringify(body));
 const deliveriesTo = (url: string) => mpesaFake.deliveries.filter((d) => d.url === url);

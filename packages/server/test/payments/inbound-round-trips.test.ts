@@ -1,22 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/core/context';
 import { createDatabase } from '../../src/db/database';
 import { receiveNotification } from '../../src/modules/payments/inbound/receive-notification';
-import { useTestServer } from '../harness';
-import * as daraja from '../kit/fakes/daraja-fake';
 import { until } from '../kit/fakes/fake-provider';
-import { listenForCallbacks, mpesaConfig, pendingMpesaPayment } from './inbound-fixtures';
+import { mpesaConfig, pendingMpesaPayment, useMpesaServer } from './inbound-fixtures';
 import { applyInbox, inboxOf, paymentRow } from './inbound-kit';
 
-const mpesaFake = new daraja.DarajaFake();
-const env: Record<string, string> = { SVC_RATE_LIMIT_PUBLIC: '10000' };
-beforeAll(async () => {
-  env.MPESA_API_URL = await mpesaFake.start();
-});
-afterAll(() => mpesaFake.stop());
-const t = useTestServer(env);
-listenForCallbacks(t);
+const { t, mpesaFake } = useMpesaServer();
 
 /** The context over a pool of its own whose every statement (BEGIN and COMMIT too) is counted. */
 function counted(ctx: AppContext) {
