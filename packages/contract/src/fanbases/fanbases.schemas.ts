@@ -216,7 +216,7 @@ export const SubscriptionSchema = z
     fanbase: z.string(),
     organization: z.string(),
     tier: z.string(),
-    customer: z.string(),
+    customer: z.union([z.string(), CustomerRefSchema]).describe('The `cus_` id, or the customer with `expand[]=customer`.'),
     membership: z.string(),
     status: z.enum(SUBSCRIPTION_STATUSES).describe('`cancelled` and `expired` are final.'),
     amount: z.number().int().describe('Charged each period; fixed at subscribe time (a tier change takes effect at the next renewal).'),

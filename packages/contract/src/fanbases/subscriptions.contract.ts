@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { access } from '../common/access';
+import { ExpandQuerySchema } from '../common/expand';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { MetadataFilterSchema } from '../common/metadata';
 import { CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
@@ -11,6 +12,7 @@ const c = initContract();
 
 const errors = errorResponses(...COMMON_ERROR_STATUSES);
 const IdParams = z.object({ id: z.string().max(255) });
+const ExpandQuery = z.object({ expand: ExpandQuerySchema });
 
 export const subscriptionsContract = c.router(
   {
@@ -18,13 +20,14 @@ export const subscriptionsContract = c.router(
       method: 'GET',
       path: '/v1/subscriptions',
       summary: 'List subscriptions',
-      description: 'Newest first; filter by `fanbase`, `customer`, `status`, `tier` and metadata.',
+      description: 'Newest first; filter by `fanbase`, `customer`, `status`, `tier` and metadata; `expand[]=customer`.',
       query: CursorPageQuerySchema.extend({
         fanbase: z.string().max(255).optional(),
         customer: z.string().max(255).optional(),
         status: z.enum(SUBSCRIPTION_STATUSES).optional(),
         tier: z.string().max(255).optional(),
         metadata: MetadataFilterSchema,
+        expand: ExpandQuerySchema,
       }),
       responses: { 200: cursorListOf(SubscriptionSchema), ...errors, ...errorResponses(422) },
       metadata: fanbasesRoute('read'),
@@ -33,8 +36,9 @@ export const subscriptionsContract = c.router(
       method: 'GET',
       path: '/v1/subscriptions/:id',
       summary: 'Retrieve a subscription',
-      description: 'One subscription with its period, renewal state and checkout page while unpaid.',
+      description: 'One subscription with its period, renewal state and checkout page while unpaid; `expand[]=customer`.',
       pathParams: IdParams,
+      query: ExpandQuery,
       responses: { 200: dataOf(SubscriptionSchema), ...errors, ...errorResponses(404) },
       metadata: fanbasesRoute('read'),
     },

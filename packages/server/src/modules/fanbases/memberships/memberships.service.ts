@@ -10,11 +10,11 @@ import type { Scope } from '../../../core/scope';
 import type { FanbaseRow, MembershipRow } from '../../../db/fanbases.schema';
 import type { DB } from '../../../db/schema';
 import { nowOf } from '../clock';
+import { checkCustomerExpand, expandCustomers } from '../customer-expand';
 import { fanbaseFor, findPublicFanbase } from '../fanbases/fanbases.service';
 import * as tiers from '../tiers/tier-rows.service';
 import { requireKnownCustomer, requireOpen } from './fanbase-gates';
 import { settleMembership } from './member-entitlements';
-import { checkMemberExpand, expandMembers } from './members-expand';
 import * as repo from './memberships.repository';
 import { serializeMembership } from './memberships.serializer';
 
@@ -141,18 +141,18 @@ export async function removeMember(ctx: AppContext, caller: TenantPrincipal, fan
 }
 
 export async function getMember(ctx: AppContext, caller: TenantPrincipal, fanbaseId: string, membershipId: string, expand?: string[]) {
-  await checkMemberExpand(ctx, caller.scope, expand);
+  await checkCustomerExpand(ctx, caller.scope, expand);
   const fanbase = await fanbaseFor(ctx, caller, fanbaseId, 'fanbases:read');
   const view = await repo.findMembership(ctx.db, caller.scope, fanbase.id, membershipId);
   if (!view) throw ApiError.notFound('membership', membershipId);
-  return (await expandMembers(ctx, caller.scope, [serializeMembership(view)], expand))[0]!;
+  return (await expandCustomers(ctx, caller.scope, [serializeMembership(view)], expand))[0]!;
 }
 
 export async function listMembers(ctx: AppContext, caller: TenantPrincipal, fanbaseId: string, filters: repo.MemberFilters, page: CursorPageQuery, expand?: string[]) {
-  await checkMemberExpand(ctx, caller.scope, expand);
+  await checkCustomerExpand(ctx, caller.scope, expand);
   const fanbase = await fanbaseFor(ctx, caller, fanbaseId, 'fanbases:read');
   const result = await repo.listMembers(ctx.db, caller.scope, fanbase.id, filters, page);
-  return { ...result, data: await expandMembers(ctx, caller.scope, result.data.map(serializeMembership), expand) };
+  return { ...result, data: await expandCustomers(ctx, caller.scope, result.data.map(serializeMembership), expand) };
 }
 
 /** `GET /v1/fan/memberships`: the caller's own. */

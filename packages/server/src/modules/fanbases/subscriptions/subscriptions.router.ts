@@ -8,11 +8,11 @@ const s = initServer();
 
 export const subscriptionsRouter = (ctx: AppContext) =>
   s.router(contract.subscriptions, {
-    list: async ({ query: { fanbase, customer, status, tier, metadata, ...page }, req }) => ({
+    list: async ({ query: { fanbase, customer, status, tier, metadata, expand, ...page }, req }) => ({
       status: 200,
-      body: await subscriptions.listSubscriptions(ctx, actorOf(req), { fanbase, customer, status, tier, metadata }, page),
+      body: await subscriptions.listSubscriptions(ctx, actorOf(req), { fanbase, customer, status, tier, metadata }, page, expand),
     }),
-    retrieve: async ({ params, req }) => ({ status: 200, body: { data: await subscriptions.getSubscription(ctx, actorOf(req), params.id) } }),
+    retrieve: async ({ params, query, req }) => ({ status: 200, body: { data: await subscriptions.getSubscription(ctx, actorOf(req), params.id, query.expand) } }),
     cancel: async ({ params, body, req }) => ({
       status: 200,
       body: { data: await subscriptions.cancelByOrganizer(ctx, actorOf(req), params.id, body?.at_period_end ?? true) },

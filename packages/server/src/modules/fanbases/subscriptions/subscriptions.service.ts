@@ -7,6 +7,7 @@ import type { Scope } from '../../../core/scope';
 import type { SubscriptionRow } from '../../../db/fanbases.schema';
 import type { DB } from '../../../db/schema';
 import { nowOf } from '../clock';
+import { checkCustomerExpand, expandCustomers } from '../customer-expand';
 import { listableOrganizations, requireFanbasePermission, type FanbasesPermission } from '../fanbases-access';
 import { findFanbaseRow } from '../fanbases/fanbases.service';
 import { findTier } from '../tiers/tier-rows.service';
@@ -45,14 +46,23 @@ async function ownSubscription(ctx: AppContext, scope: Scope, customer: string, 
   return sub;
 }
 
-export async function getSubscription(ctx: AppContext, caller: TenantPrincipal, id: string) {
-  return serializeSubscription(await organizerSubscription(ctx, caller, id, 'fanbases:read'));
+export async function getSubscription(ctx: AppContext, caller: TenantPrincipal, id: string, expand?: string[]) {
+  await checkCustomerExpand(ctx, caller.scope, expand);
+  const sub = serializeSubscription(await organizerSubscription(ctx, caller, id, 'fanbases:read'));
+  return (await expandCustomers(ctx, caller.scope, [sub], expand))[0]!;
 }
 
-export async function listSubscriptions(ctx: AppContext, caller: TenantPrincipal, filters: Omit<repo.SubscriptionFilters, 'organizations'>, page: CursorPageQuery) {
+export async function listSubscriptions(
+  ctx: AppContext,
+  caller: TenantPrincipal,
+  filters: Omit<repo.SubscriptionFilters, 'organizations'>,
+  page: CursorPageQuery,
+  expand?: string[],
+) {
+  await checkCustomerExpand(ctx, caller.scope, expand);
   const organizations = await listableOrganizations(ctx, caller, 'fanbases:read');
   const result = await repo.listSubscriptions(ctx.db, caller.scope, { ...filters, organizations }, page);
-  return { ...result, data: result.data.map(serializeSubscription) };
+  return { ...result, data: await expandCustomers(ctx, caller.scope, result.data.map(serializeSubscription), expand) };
 }
 
 /** Cancels now or at the period end; a cancelled subscription is answered as it is, an expired one refused. */
