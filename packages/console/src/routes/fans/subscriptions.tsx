@@ -4,6 +4,7 @@ import { tsr } from '../../api/client';
 import { formatDateTime, formatMoney } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useCan, useEnvironment } from '../../shell';
+import { CustomerName } from '../../ui/customer';
 import { List, rowsOf, usePages } from '../../ui/list';
 import { Badge, EmptyState, ErrorNote, PageHeader, toneOf } from '../../ui/ui';
 
@@ -20,7 +21,7 @@ export function SubscriptionsPage() {
   const pages = usePages(JSON.stringify(search));
   const list = tsr.subscriptions.list.useQuery({
     queryKey: ['subscriptions', environment, search, pages.query],
-    queryData: { query: { limit: 50, ...withoutEmpty(search), ...pages.query } as never },
+    queryData: { query: { limit: 50, expand: ['customer'], ...withoutEmpty(search), ...pages.query } as never },
   });
   const fanbases = rowsOf<Fanbase>(tsr.fanbases.list.useQuery({ queryKey: ['fanbases', environment], queryData: { query: { limit: 100 } as never } }));
   const cancel = tsr.subscriptions.cancel.useMutation();
@@ -59,8 +60,8 @@ export function SubscriptionsPage() {
           </EmptyState>
         }
         columns={[
-          { header: 'Subscription', cell: (s) => <code>{s.id}</code> },
-          { header: 'Customer', cell: (s) => <code>{s.customer}</code>, wide: true },
+          { header: 'Customer', cell: (s) => <CustomerName customer={s.customer} /> },
+          { header: 'Subscription', cell: (s) => <code>{s.id}</code>, wide: true },
           {
             header: 'Status',
             cell: (s) => (
