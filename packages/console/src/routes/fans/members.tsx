@@ -1,4 +1,4 @@
-import type { Customer, FanbaseMembership, MembershipTier } from '@svc/contract';
+import type { FanbaseMembership, MembershipTier } from '@svc/contract';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { tsr } from '../../api/client';
@@ -6,23 +6,14 @@ import { download } from '../../api/download';
 import { formatDateTime } from '../../format';
 import { withoutEmpty } from '../../search';
 import { useCan, useEnvironment } from '../../shell';
+import { CustomerName } from '../../ui/customer';
 import { List, rowsOf, usePages } from '../../ui/list';
 import { Badge, EmptyState, ErrorNote, PageHeader } from '../../ui/ui';
+import { AddMemberForm } from './add-member';
 
 type Filters = { search?: string; status?: string; tier?: string; source?: string; subscription_status?: string };
 
-const who = (m: FanbaseMembership) => {
-  if (typeof m.customer === 'string') return <code>{m.customer}</code>;
-  const c = m.customer as unknown as Customer;
-  return (
-    <>
-      {c.name ?? c.email ?? c.phone ?? c.id}
-      {c.name && <div className="muted">{c.email ?? c.phone}</div>}
-    </>
-  );
-};
-
-/** A fanbase's members, searched and filtered in the URL, page by page; the same filters as a CSV; a member removed. */
+/** A fanbase's members, searched and filtered in the URL, page by page; the same filters as a CSV; a comp member added; a member removed. */
 export function MembersPage() {
   const { fanbase: id } = useParams({ strict: false }) as { fanbase: string };
   const search = useSearch({ strict: false }) as Filters;
@@ -30,6 +21,7 @@ export function MembersPage() {
   const environment = useEnvironment();
   const canWrite = useCan('fanbases:write');
   const [csvError, setCsvError] = useState<unknown>(null);
+  const [adding, setAdding] = useState(false);
   const pages = usePages(JSON.stringify(search));
   const list = tsr.fanbases.listMembers.useQuery({
     queryKey: ['members', environment, id, search, pages.query],
@@ -59,10 +51,25 @@ export function MembersPage() {
         ›
       </p>
       <PageHeader title="Members">
+        {canWrite && !adding && (
+          <button type="button" onClick={() => setAdding(true)}>
+            Add comp member
+          </button>
+        )}
         <button type="button" className="secondary" onClick={csv}>
           Download CSV
         </button>
       </PageHeader>
+      {canWrite && adding && (
+        <AddMemberForm
+          fanbase={id}
+          tiers={tiers}
+          onDone={(saved) => {
+            setAdding(false);
+            if (saved) void list.refetch();
+          }}
+        />
+      )}
       <ErrorNote error={csvError ?? remove.error} />
       <List<FanbaseMembership>
         caption="Members, newest first"
@@ -84,11 +91,11 @@ export function MembersPage() {
         }}
         empty={
           <EmptyState title={filtered ? 'No members match' : 'No members yet'}>
-            <p>{filtered ? 'Clear a filter to see more.' : 'Fans who join the fanbase, or subscribe to a tier, show here.'}</p>
+            <p>{filtered ? 'Clear a filter to see more.' : 'Fans who join the fanbase or subscribe to a tier, and comp members you add, show here.'}</p>
           </EmptyState>
         }
         columns={[
-          { header: 'Member', cell: who },
+          { header: 'Member', cell: (m) => <CustomerName customer={m.customer} /> },
           { header: 'Status', cell: (m) => <Badge tone={m.status === 'active' ? 'ok' : 'muted'}>{m.status}</Badge> },
           { header: 'Tier', cell: (m) => tierName(m.tier) },
           { header: 'Source', cell: (m) => m.source, wide: true },
