@@ -162,6 +162,11 @@ const leaderboard = createRoute({
   validateSearch: stringParams(['organization', 'from', 'to']),
   component: lazyRouteComponent(() => import('./routes/promoters/leaderboard'), 'LeaderboardPage'),
 });
+const promoterSettings = createRoute({
+  getParentRoute: () => app,
+  path: '/promoters/settings',
+  component: lazyRouteComponent(() => import('./routes/promoters/settings'), 'PromoterSettingsPage'),
+});
 
 // At the door: its own full-screen page, for a phone.
 const door = createRoute({
@@ -174,7 +179,7 @@ const door = createRoute({
   component: lazyRouteComponent(() => import('./door/door-page'), 'DoorPage'),
 });
 
-const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings, fanbases, fanbase, members, subscriptions, promoters, promoter, commissions, payouts, leaderboard])]);
+const tree = root.addChildren([signIn, door, app.addChildren([home, keys, requestLogs, eventLog, webhooks, events, event, liveStreams, liveStream, analytics, orders, reconciliation, attempts, products, product, productOrders, commerceSettings, fanbases, fanbase, members, subscriptions, promoters, promoter, commissions, payouts, leaderboard, promoterSettings])]);
 
 export const router = createRouter({ routeTree: tree, basepath: '/console', defaultPreload: 'intent' });
 

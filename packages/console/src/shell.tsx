@@ -6,9 +6,9 @@ import { isStaff, permissionsOf, type Membership } from './api/permissions';
 import type { Environment } from './api/session';
 import { Loading } from './ui/ui';
 
-const Permissions = createContext<Set<string>>(new Set());
-/** Whether the signed-in member's role grants `permission`. */
-export const useCan = (permission: string) => useContext(Permissions).has(permission);
+const Permissions = createContext<{ any: Set<string>; tenant: Set<string> }>({ any: new Set(), tenant: new Set() });
+/** Whether the signed-in member's role grants `permission` (with `tenant`: their tenant role, as the environment's settings need). */
+export const useCan = (permission: string, scope: 'any' | 'tenant' = 'any') => useContext(Permissions)[scope].has(permission);
 
 export const useEnvironment = () => useSyncExternalStore((l) => store.subscribe(l), () => store.environment);
 const useSignedIn = () => useSyncExternalStore((l) => store.subscribe(l), () => store.session !== null);
@@ -53,6 +53,7 @@ const NAV: Array<{ section: string; links: Array<{ to: string; label: string; pe
       { to: '/promoters/commissions', label: 'Commission ledger', permission: 'promoters:read' },
       { to: '/promoters/payouts', label: 'Payouts', permission: 'promoters:read' },
       { to: '/promoters/leaderboard', label: 'Leaderboard', permission: 'promoters:read' },
+      { to: '/promoters/settings', label: 'Promoter settings', permission: 'promoters:read' },
     ],
   },
   {
@@ -93,6 +94,7 @@ export function Shell() {
   const user = tsr.identity.auth.getUser.useQuery({ queryKey: ['me'], staleTime: 60_000 });
   const memberships = ((user.data?.body as { data?: { memberships?: Membership[] } })?.data?.memberships ?? []) as Membership[];
   const permissions = permissionsOf(memberships);
+  const tenantPermissions = permissionsOf(memberships, { tenantOnly: true });
   const me = store.session?.user;
   const signOut = () => {
     void fetch('/auth/v1/logout', { method: 'POST', headers: { authorization: `Bearer ${store.session?.accessToken}`, 'content-type': 'application/json' }, body: '{}' });
@@ -102,7 +104,7 @@ export function Shell() {
   // A session ended elsewhere (signed out in another tab, a refresh refused): back to sign-in.
   if (!signedIn) return <Navigate to="/sign-in" />;
   return (
-    <Permissions.Provider value={permissions}>
+    <Permissions.Provider value={{ any: permissions, tenant: tenantPermissions }}>
       <a className="skip" href="#main">
         Skip to content
       </a>

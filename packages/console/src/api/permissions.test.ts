@@ -16,6 +16,16 @@ describe('what a member may do', () => {
     expect(permissionsOf([{ member: 'mem_4', organization: null, role: 'no-such-role', status: 'active' }]).size).toBe(0);
   });
 
+  it('tells the tenant role apart from organization roles', () => {
+    const both = [
+      { member: 'm1', organization: 'org_1', role: 'owner', status: 'active' },
+      { member: 'm2', organization: null, role: 'viewer', status: 'active' },
+    ];
+    expect(permissionsOf(both).has('promoters:write')).toBe(true);
+    expect(permissionsOf(both, { tenantOnly: true }).has('promoters:write')).toBe(false);
+    expect(permissionsOf(both, { tenantOnly: true }).has('promoters:read')).toBe(true);
+  });
+
   it('lets staff switch environments, not organization members', () => {
     expect(isStaff([{ member: 'm', organization: null, role: 'viewer', status: 'active' }])).toBe(true);
     expect(isStaff([{ member: 'm', organization: 'org_1', role: 'owner', status: 'active' }])).toBe(false);
