@@ -1,6 +1,6 @@
 import { Link, Navigate, Outlet, useNavigate } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import { store, tsr } from './api/client';
 import { isStaff, permissionsOf, type Membership } from './api/permissions';
 import type { Environment } from './api/session';
@@ -96,6 +96,13 @@ export function Shell() {
   const permissions = permissionsOf(memberships);
   const tenantPermissions = permissionsOf(memberships, { tenantOnly: true });
   const me = store.session?.user;
+  // An organization's member sees the environment their sign-in answers in (the API chooses it, not the toggle).
+  const signedInLive = (user.data?.body as { data?: { livemode?: boolean } } | undefined)?.data?.livemode;
+  useEffect(() => {
+    if (!store.session?.ownEnvironment || signedInLive === undefined) return;
+    const own = signedInLive ? 'live' : 'test';
+    if (store.environment !== own) store.environment = own;
+  }, [signedInLive]);
   const signOut = () => {
     void fetch('/auth/v1/logout', { method: 'POST', headers: { authorization: `Bearer ${store.session?.accessToken}`, 'content-type': 'application/json' }, body: '{}' });
     store.session = null;

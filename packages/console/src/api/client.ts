@@ -1,7 +1,7 @@
 import { contract } from '@svc/contract';
 import { tsRestFetchApi, type ApiFetcherArgs } from '@ts-rest/core';
 import { initTsrReactQuery } from '@ts-rest/react-query/v5';
-import { authHeaders, needsRefresh, sessionOf, SessionStore, type Session } from './session';
+import { authHeaders, needsRefresh, refusesEnvironment, sessionOf, SessionStore, type Session } from './session';
 
 export const store = new SessionStore(window.localStorage);
 
@@ -16,7 +16,7 @@ async function refreshed(s: Session): Promise<Session | null> {
   })
     .then(async (res) => {
       if (!res.ok) return null;
-      const next = sessionOf(s.tenant, ((await res.json()) as { data: Parameters<typeof sessionOf>[1] }).data);
+      const next = { ...sessionOf(s.tenant, ((await res.json()) as { data: Parameters<typeof sessionOf>[1] }).data), ownEnvironment: s.ownEnvironment };
       store.session = next;
       return next;
     })
@@ -38,6 +38,11 @@ async function api(args: ApiFetcherArgs) {
   if (mutating && !headers['idempotency-key']) headers['idempotency-key'] = crypto.randomUUID();
   const res = await tsRestFetchApi({ ...args, headers });
   if (res.status === 401 && session) store.session = null;
+  // An organization's member works in the environment of their sign-in: once refused, calls leave the header out.
+  if (session && !session.ownEnvironment && refusesEnvironment(res.status, res.body)) {
+    store.session = { ...session, ownEnvironment: true };
+    return api(args);
+  }
   return res;
 }
 

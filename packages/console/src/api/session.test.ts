@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authHeaders, needsRefresh, parseEnvironment, parseSession, sessionOf, SessionStore } from './session';
+import { authHeaders, needsRefresh, parseEnvironment, parseSession, refusesEnvironment, sessionOf, SessionStore } from './session';
 
 const answer = { access_token: 'eyJ.a.b', refresh_token: 'r1', expires_at: 2_000, user: { id: 'usr_1', email: 'a@b.test', phone: null } };
 
@@ -26,6 +26,15 @@ describe('the console session', () => {
 
   it('sends the token, the tenant and the environment', () => {
     expect(authHeaders(sessionOf('acme', answer), 'live')).toEqual({ authorization: 'Bearer eyJ.a.b', 'x-tenant-code': 'acme', 'svc-environment': 'live' });
+  });
+
+  it("leaves the environment out for an organization's member, once the API has refused it", () => {
+    const refusal = { error: { code: 'missing_permission', details: { required_permission: 'tenant_staff' } } };
+    expect(refusesEnvironment(403, refusal)).toBe(true);
+    expect(refusesEnvironment(403, { error: { code: 'missing_permission', details: { required_permission: 'events:write' } } })).toBe(false);
+    expect(refusesEnvironment(401, refusal)).toBe(false);
+    expect(refusesEnvironment(403, null)).toBe(false);
+    expect(authHeaders({ ...sessionOf('acme', answer), ownEnvironment: true }, 'test')).toEqual({ authorization: 'Bearer eyJ.a.b', 'x-tenant-code': 'acme' });
   });
 
   it('starts in test data, and tells listeners of each change', () => {

@@ -7,6 +7,11 @@ export interface Session {
   /** The tenant's code, sent as `X-Tenant-Code` with every call. */
   tenant: string;
   user: { id: string; email: string | null; phone: string | null };
+  /**
+   * An organization's member (not tenant staff): the API refuses them `Svc-Environment`, so calls leave it out and
+   * are answered in the environment of the sign-in. Learnt from the first refusal.
+   */
+  ownEnvironment?: boolean;
 }
 
 export type Environment = 'test' | 'live';
@@ -45,7 +50,15 @@ export const needsRefresh = (s: Session, nowSeconds = Date.now() / 1000) => s.ex
 
 /** The headers every API call of a signed-in member carries. */
 export function authHeaders(s: Session, environment: Environment): Record<string, string> {
-  return { authorization: `Bearer ${s.accessToken}`, 'x-tenant-code': s.tenant, 'svc-environment': environment };
+  const headers: Record<string, string> = { authorization: `Bearer ${s.accessToken}`, 'x-tenant-code': s.tenant };
+  if (!s.ownEnvironment) headers['svc-environment'] = environment;
+  return headers;
+}
+
+/** The API's refusal of `Svc-Environment` to a member who is not tenant staff. */
+export function refusesEnvironment(status: number, body: unknown): boolean {
+  const details = (body as { error?: { details?: { required_permission?: unknown } | null } } | null)?.error?.details;
+  return status === 403 && details?.required_permission === 'tenant_staff';
 }
 
 export const parseEnvironment = (raw: string | null): Environment => (raw === 'live' ? 'live' : 'test');
