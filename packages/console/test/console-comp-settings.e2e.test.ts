@@ -14,7 +14,8 @@ let page: Page;
 const stamp = Date.now();
 const owner = `owner-${stamp}@example.test`;
 const viewer = `viewer-${stamp}@example.test`;
-const state: { fanbase?: string; gold?: string; customer?: string; subscription?: string; phone?: string } = {};
+const manager = `manager-${stamp}@example.test`;
+const state: { liveFanbase?: string; fanbase?: string; gold?: string; customer?: string; subscription?: string; phone?: string } = {};
 
 const http = () => run.http;
 const sk = () => run.sk();
@@ -37,6 +38,11 @@ async function subscribe(tier: string) {
 beforeAll(async () => {
   run = await startConsole('Acme Comps', { [owner]: 'owner', [viewer]: 'viewer' }, { SVC_RATE_LIMIT_PUBLIC: '10000' });
   const org = await http().ok('POST', '/v1/organizations', sk(), { name: 'Sauti Sol', handle: 'sauti_sol', kind: 'brand' });
+  // An organization's members work in the environment of their sign-in: the console's is live.
+  const live = bearer(run.tenant.keys.live.secret);
+  const liveOrg = await http().ok('POST', '/v1/organizations', live, { name: 'Bien', handle: 'bien_live', kind: 'brand' });
+  await http().ok('POST', `/v1/organizations/${liveOrg.id}/members`, live, { email: manager, role: 'manager' });
+  state.liveFanbase = (await http().ok('POST', '/v1/fanbases', live, { organization: liveOrg.id, name: 'Bien Fam' })).id;
   state.fanbase = (await http().ok('POST', '/v1/fanbases', sk(), { organization: org.id, name: 'Sauti Sol Fam' })).id;
   state.gold = (await http().ok('POST', `/v1/fanbases/${state.fanbase}/tiers`, sk(), { name: 'Gold', price: 50_000, interval: 'month', status: 'published' })).id;
   state.customer = (await http().ok('POST', '/v1/customers', sk(), { name: 'Achieng Otieno', email: 'achieng@example.test' })).id;
@@ -134,6 +140,38 @@ describe('the console: comp members, subscribers and promoter settings', () => {
       await row(p, state.subscription!).getByText('Wanjiru Kamau').waitFor();
       await nav(p, 'Promoter settings').click();
       await p.getByText('14 days').waitFor();
+      await p.getByText('Changing these needs a tenant role').waitFor();
+      expect(await p.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+    } finally {
+      await p.context().close();
+    }
+  });
+
+  it("lets an organization's manager add a comp member by id (their role reads no customers) and read the promoter settings without changing them", async () => {
+    const other = (await http().ok('POST', '/v1/customers', bearer(run.tenant.keys.live.secret), { name: 'Baraka Mwangi', phone: '+254700000123' })).id;
+    const p = await run.newPage();
+    try {
+      await run.signIn(p, manager);
+      await nav(p, 'Fanbases').click();
+      await p.getByRole('button', { name: 'Live data', pressed: true }).waitFor();
+      await p.getByRole('link', { name: 'Bien Fam' }).click();
+      await p.getByRole('link', { name: '0 members' }).click();
+      await p.getByRole('heading', { name: 'No members yet' }).waitFor();
+      await p.getByRole('button', { name: 'Add comp member' }).click();
+      const form = p.getByRole('form', { name: 'Add a comp member' });
+      await form.getByLabel('Customer').fill('+254700000123');
+      await form.getByRole('button', { name: 'Find customer' }).click();
+      await form.getByRole('alert').filter({ hasText: 'cannot look customers up' }).waitFor();
+      await form.getByLabel('Customer').fill(other);
+      await form.getByRole('button', { name: 'Find customer' }).click();
+      await form.getByRole('button', { name: 'Add member' }).click();
+      await form.waitFor({ state: 'detached' });
+      await row(p, 'Baraka Mwangi').getByText('comp', { exact: true }).waitFor();
+      const comps = await http().ok('GET', `/v1/fanbases/${state.liveFanbase}/members?source=comp`, bearer(run.tenant.keys.live.secret));
+      expect(comps.map((m: { customer: string }) => m.customer)).toEqual([other]);
+
+      await nav(p, 'Promoter settings').click();
+      await p.getByText('30 days').waitFor();
       await p.getByText('Changing these needs a tenant role').waitFor();
       expect(await p.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
     } finally {
