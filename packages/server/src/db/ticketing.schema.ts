@@ -298,6 +298,8 @@ export interface PaymentsTable {
   updated_at: Timestamp;
   /** A live checkout's `Idempotency-Key`, unique per checkout session. */
   idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's reusable card reference learnt from this payment, sealed; never in a response, event or log. */
+  saved_method_sealed: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefundsTable {

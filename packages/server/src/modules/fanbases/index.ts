@@ -7,6 +7,7 @@ import { onMembershipEnding } from './memberships/memberships.service';
 import { capsuleFanbaseSource } from './public/capsule-source';
 import { fanbasesPublicRouter } from './public/public.router';
 import { renewSubscriptionsJob } from './subscriptions/renew-subscriptions.job';
+import { renewalChargeJob } from './subscriptions/renewal-charge.job';
 import { renewalPromptJob } from './subscriptions/renewal-prompt.job';
 import { subscriptionOrderKind } from './subscriptions/subscription-kind';
 import { endWithMembership, syncSubscriptionsOfTier } from './subscriptions/subscriptions.service';
@@ -33,5 +34,5 @@ export const fanbasesModule: ModuleDefinition = {
     onTierChanged((c, scope, tier) => syncSubscriptionsOfTier(c, scope, tier.id));
   },
   routers: (ctx) => ({ fanbases: fanbasesRouter(ctx), fanbasesPublic: fanbasesPublicRouter(ctx), subscriptions: subscriptionsRouter(ctx) }),
-  jobs: (ctx) => [syncTierJob(ctx), renewSubscriptionsJob(ctx), renewalPromptJob(ctx)],
+  jobs: (ctx) => [syncTierJob(ctx), renewSubscriptionsJob(ctx), renewalPromptJob(ctx), renewalChargeJob(ctx)],
 };
