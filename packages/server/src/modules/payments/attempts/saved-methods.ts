@@ -3,7 +3,7 @@ import { ApiError } from '../../../core/errors';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { SavedMethod } from '../provider';
-import { findConfig } from '../provider-configs/provider-configs.repository';
+import { findConfigsForSettings } from '../provider-configs/provider-configs.service';
 
 // Bound to the payment: a sealed reference copied to another row does not open.
 const context = (paymentId: string) => `payment_saved_method:${paymentId}`;
@@ -35,7 +35,7 @@ const unavailable = (message: string) => ApiError.of('payment_method_unavailable
 export async function savedMethodOf(ctx: AppContext, scope: Scope, paymentId: string) {
   const source = await scoped(ctx.db, scope).selectFrom('payments').select(['id', 'provider_config_id', 'saved_method_sealed', 'payer_hint']).where('id', '=', paymentId).executeTakeFirst();
   if (!source?.saved_method_sealed || !source.provider_config_id) throw unavailable('No saved card to charge.');
-  const config = await findConfig(ctx.db, scope, source.provider_config_id);
+  const [config] = await findConfigsForSettings(ctx, scope, [source.provider_config_id]);
   if (!config || config.status !== 'active') throw unavailable('The payment configuration of the saved card is not active.');
   return { config, saved: JSON.parse(ctx.secrets.decrypt(source.saved_method_sealed, context(source.id))) as SavedMethod, payerHint: source.payer_hint };
 }
