@@ -22,6 +22,9 @@ export interface TicketedEventsTable {
   requires_approval: Generated<boolean>;
   hold_minutes: Generated<number>;
   live_stream_id: string | null;
+  /** Booking restricted to the organization's fanbase members (`members`) or to `gate_tier_ids`; `null`: anyone. */
+  gate_type: ColumnType<'members' | 'tiers' | null, 'members' | 'tiers' | null | undefined, 'members' | 'tiers' | null>;
+  gate_tier_ids: Generated<string[]>;
   status: Generated<'draft' | 'published' | 'cancelled' | 'completed'>;
   published_at: Date | null;
   cancelled_at: Date | null;

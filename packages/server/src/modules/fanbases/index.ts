@@ -1,6 +1,6 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { capsuleFanbasePart } from '../creators';
-import { registerOrderKind } from '../ticketing';
+import { eventMembershipPart, registerOrderKind } from '../ticketing';
 import { fanbasesRouter } from './fanbases/fanbases.router';
 import { onTierChanged } from './memberships/member-entitlements';
 import { onMembershipEnding } from './memberships/memberships.service';
@@ -26,6 +26,8 @@ export const fanbasesModule: ModuleDefinition = {
   name: 'fanbases',
   setup: (ctx) => {
     capsuleFanbasePart.set(ctx, capsuleFanbaseSource);
+    // Gated events ask the fanbase who is a member, through this part (ticketing imports no fanbases code).
+    eventMembershipPart.set(ctx, { heldTiers: capsuleFanbaseSource.heldTiers, tiersOfOrganization: capsuleFanbaseSource.tiersOfOrganization });
     registerOrderKind(subscriptionOrderKind);
     // The module's own resources, wired once per process: memberships end subscriptions, tiers reach subscribers.
     if (wired) return;
