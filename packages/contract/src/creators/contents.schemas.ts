@@ -27,7 +27,7 @@ export const ContentGateSchema = z
   .meta({ id: 'ContentGate' });
 export type ContentGate = z.infer<typeof ContentGateSchema>;
 
-const GateInputSchema = z
+export const ContentGateInputSchema = z
   .object({
     type: z.enum(CONTENT_GATE_TYPES),
     tiers: z.array(z.string().regex(/^mtr_[0-9a-z]{26}$/, 'An `mtr_` tier id.')).max(20).optional(),
@@ -122,7 +122,7 @@ const fields = {
   items: z.array(AssetIdSchema).max(50),
   visibility: z.enum(CONTENT_VISIBILITIES),
   price: PriceSchema.nullable(),
-  gate: GateInputSchema.nullable().describe('`tiers` needs at least one tier; `members` takes none.'),
+  gate: ContentGateInputSchema.nullable().describe('`tiers` needs at least one tier; `members` takes none.'),
 };
 
 export const CreateContentSchema = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EntitlementLimitsSchema } from '../access/entitlements.schemas';
 import { MetadataSchema } from '../common/metadata';
+import { ContentGateInputSchema, ContentGateSchema } from '../creators/contents.schemas';
 
 /** Amounts are integers in the currency's minor unit (Stripe style). */
 // The columns are 32-bit integers: 2,000,000,000 minor units (20 million in a two-decimal currency) is the ceiling.
@@ -57,6 +58,7 @@ export const TicketedEventSchema = z
     requires_approval: z.boolean(),
     hold_minutes: z.number().int(),
     live_stream: z.string().nullable().describe('The `ls_` stream a ticket opens.'),
+    gate: ContentGateSchema.nullable().describe("Who may book: members of the organization's fanbase, or of some tiers; `null`: anyone."),
     status: z.enum(EVENT_STATUSES),
     published_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
@@ -81,6 +83,7 @@ export const CreateTicketedEventSchema = z
     requires_approval: z.boolean().optional(),
     hold_minutes: z.number().int().min(1).max(1440).optional().describe('How long a booking holds its seats; default 15.'),
     live_stream: z.string().max(64).nullable().optional(),
+    gate: ContentGateInputSchema.nullable().optional().describe('Restricts booking to fanbase members (`members`) or to tiers (`tiers`); `null`: anyone.'),
     metadata: MetadataSchema.optional(),
   })
   .meta({ id: 'CreateTicketedEventRequest' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CursorPageQuerySchema } from '../common/pagination';
+import { ContentGateSchema } from '../creators/contents.schemas';
 import { ExtraFieldSchema, PRICING_MODES, VenueSchema } from './catalogue.schemas';
 
 export const AVAILABILITIES = ['available', 'sold_out', 'not_on_sale'] as const;
@@ -54,7 +55,9 @@ export const PublicTicketedEventSchema = z
     currency: z.string(),
     requires_approval: z.boolean(),
     status: z.enum(['published', 'completed']),
-    has_live_stream: z.boolean().describe('Whether a ticket opens a live stream.'),
+    has_live_stream: z.boolean().describe('Whether a ticket opens a live stream; `false` while `locked`.'),
+    gate: ContentGateSchema.nullable().describe('Who may book; `null`: anyone.'),
+    locked: z.boolean().describe('Gated and the viewer (a customer token, else nobody) is not entitled: no description, no stream details, no booking.'),
     ticket_types: z.array(PublicTicketTypeSchema),
     slots: z.array(PublicSlotSchema),
   })

@@ -87,6 +87,8 @@ export interface SubscriptionsTable {
   cancel_at_period_end: boolean;
   pending_tier_id: string | null;
   renewal_mode: 'automatic' | 'prompt' | 'none';
+  /** `automatic` mode: the `pay_` whose saved card (sealed by payments) each renewal charges. */
+  renewal_payment_id: ColumnType<string | null, string | null | undefined, string | null>;
   phone: string | null;
   next_attempt_at: Date | null;
   attempts: number;

@@ -47,6 +47,8 @@ import * as subscriptionCheckout from './migrations/2026_12_03_41_subscription_c
 import * as commerce from './migrations/2026_12_03_50_commerce';
 import * as productOrders from './migrations/2026_12_03_51_product_orders';
 import * as contentGates from './migrations/2026_12_04_10_content_gates';
+import * as savedPaymentMethods from './migrations/2026_12_05_10_saved_payment_methods';
+import * as eventGates from './migrations/2026_12_05_11_event_gates';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -98,6 +100,8 @@ const migrations: Record<string, Migration> = {
   '2026_12_04_20_booking_add_ons': bookingAddOns,
   '2026_12_04_21_guest_orders': guestOrders,
   '2026_12_04_30_payout_checks': payoutChecks,
+  '2026_12_05_10_saved_payment_methods': savedPaymentMethods,
+  '2026_12_05_11_event_gates': eventGates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

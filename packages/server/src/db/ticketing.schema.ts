@@ -22,6 +22,9 @@ export interface TicketedEventsTable {
   requires_approval: Generated<boolean>;
   hold_minutes: Generated<number>;
   live_stream_id: string | null;
+  /** Booking restricted to the organization's fanbase members (`members`) or to `gate_tier_ids`; `null`: anyone. */
+  gate_type: ColumnType<'members' | 'tiers' | null, 'members' | 'tiers' | null | undefined, 'members' | 'tiers' | null>;
+  gate_tier_ids: Generated<string[]>;
   status: Generated<'draft' | 'published' | 'cancelled' | 'completed'>;
   published_at: Date | null;
   cancelled_at: Date | null;
@@ -298,6 +301,8 @@ export interface PaymentsTable {
   updated_at: Timestamp;
   /** A live checkout's `Idempotency-Key`, unique per checkout session. */
   idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's reusable card reference learnt from this payment, sealed; never in a response, event or log. */
+  saved_method_sealed: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RefundsTable {

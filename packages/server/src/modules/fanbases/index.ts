@@ -1,12 +1,13 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { capsuleFanbasePart } from '../creators';
-import { registerOrderKind } from '../ticketing';
+import { eventMembershipPart, registerOrderKind } from '../ticketing';
 import { fanbasesRouter } from './fanbases/fanbases.router';
 import { onTierChanged } from './memberships/member-entitlements';
 import { onMembershipEnding } from './memberships/memberships.service';
 import { capsuleFanbaseSource } from './public/capsule-source';
 import { fanbasesPublicRouter } from './public/public.router';
 import { renewSubscriptionsJob } from './subscriptions/renew-subscriptions.job';
+import { renewalChargeJob } from './subscriptions/renewal-charge.job';
 import { renewalPromptJob } from './subscriptions/renewal-prompt.job';
 import { subscriptionOrderKind } from './subscriptions/subscription-kind';
 import { endWithMembership, syncSubscriptionsOfTier } from './subscriptions/subscriptions.service';
@@ -25,6 +26,8 @@ export const fanbasesModule: ModuleDefinition = {
   name: 'fanbases',
   setup: (ctx) => {
     capsuleFanbasePart.set(ctx, capsuleFanbaseSource);
+    // Gated events ask the fanbase who is a member, through this part (ticketing imports no fanbases code).
+    eventMembershipPart.set(ctx, { heldTiers: capsuleFanbaseSource.heldTiers, tiersOfOrganization: capsuleFanbaseSource.tiersOfOrganization });
     registerOrderKind(subscriptionOrderKind);
     // The module's own resources, wired once per process: memberships end subscriptions, tiers reach subscribers.
     if (wired) return;
@@ -33,5 +36,5 @@ export const fanbasesModule: ModuleDefinition = {
     onTierChanged((c, scope, tier) => syncSubscriptionsOfTier(c, scope, tier.id));
   },
   routers: (ctx) => ({ fanbases: fanbasesRouter(ctx), fanbasesPublic: fanbasesPublicRouter(ctx), subscriptions: subscriptionsRouter(ctx) }),
-  jobs: (ctx) => [syncTierJob(ctx), renewSubscriptionsJob(ctx), renewalPromptJob(ctx)],
+  jobs: (ctx) => [syncTierJob(ctx), renewSubscriptionsJob(ctx), renewalPromptJob(ctx), renewalChargeJob(ctx)],
 };

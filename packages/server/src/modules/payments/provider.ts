@@ -67,6 +67,24 @@ export interface StartPaymentInput {
   returnUrl: string;
   /** When the order stops waiting; a hosted page should not outlive it by much. */
   expiresAt: Date;
+  /** Keep the card for off-session charges (a subscription that renews): Stripe's `setup_future_usage`. */
+  saveCard?: boolean;
+}
+
+/**
+ * A card the provider keeps for charges without the payer (Stripe: `customer` and `payment_method`; Paystack:
+ * a reusable `authorization_code` and the `email` it belongs to). Sealed at rest; never returned or logged.
+ */
+export type SavedMethod = Record<string, string>;
+
+export interface ChargeSavedInput {
+  /** The `pay_` id of this charge (Paystack's reference). */
+  paymentId: string;
+  amount: number;
+  currency: string;
+  saved: SavedMethod;
+  /** The same key for a repeated attempt (`renewal:{order}:{attempt}`): the provider charges once. */
+  idempotencyKey: string;
 }
 
 /** A final or pending state, as the provider itself reports it. */
@@ -76,7 +94,7 @@ export type ProviderPaymentState =
    * `amount`/`currency`: what the provider says was received (the service checks them against the attempt);
    * an answer that carries no amount (Daraja's STK Query) reports the attempt's own.
    */
-  | { status: 'succeeded'; amount: number; currency: string; providerReceipt: string | null }
+  | { status: 'succeeded'; amount: number; currency: string; providerReceipt: string | null; savedMethod?: SavedMethod | null }
   | { status: 'failed'; failureCode: PaymentFailureCode; failureMessage: string | null }
   /** The provider's attempt is over without money (a Stripe session expired, an abandoned Paystack page). */
   | { status: 'cancelled' };
@@ -187,6 +205,11 @@ export interface PaymentProvider {
   payout?(input: PayoutInput): Promise<{ providerReference: string }>;
   /** Asks the provider to post a payout's result to `callbackUrl` again (M-Pesa: Transaction Status). */
   queryPayout?(input: { payoutId: string; callbackUrl: string }): Promise<void>;
+  /**
+   * Charges a saved card without the payer (automatic renewal), confirmed with the provider before it answers
+   * `succeeded`; a decline is a `failed` state. Absent where the provider keeps no cards (M-Pesa).
+   */
+  chargeSaved?(input: ChargeSavedInput): Promise<StartPaymentResult>;
   /** Tries the credentials with a harmless call (OAuth token, a read). */
   verifyCredentials(): Promise<VerifiedAccount>;
 }

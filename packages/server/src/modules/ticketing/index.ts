@@ -72,7 +72,9 @@ export { registerOrderKind, orderEventType, type OrderKindHandler, type ReleaseR
 // A booking's add-ons (products-api § 3.1): commerce checks, prices and holds them with the seats.
 export { registerAddOns, type AddOnsHandler, type AddOnsRequest, type PlannedAddOns } from './orders/order-kinds';
 // Fanbases prompts a renewal order's payment (an M-Pesa STK push) by itself.
-export { promptOrderPayment } from './checkout/prompt-order.service';
+export { chargeOrderSavedCard, promptOrderPayment } from './checkout/prompt-order.service';
+export { eventMembershipPart, type EventMembershipSource } from './events/event-gates';
+export { customerViewerOf } from './public/viewer';
 export { createOrder, prepareOrder, type CreateOrderInput, type CreatedOrder, type NewOrderLine, type PreparedOrder } from './orders/create-order.service';
 export { presentOrder, presentOrders } from './orders/orders.serializer';
 export { lineItemsOfOrders, serializeLineItem, type LineItemRow, type OrderRow } from './orders/order-rows.service';

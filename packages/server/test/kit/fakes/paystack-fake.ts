@@ -150,6 +150,8 @@ export class PaystackFake extends FakeProvider {
   private chargeAuthorization(body: Record<string, unknown>): FakeAnswer {
     const saved = [...this.transactions.values()].find((t) => t.authorizationCode && t.authorizationCode === body.authorization_code);
     if (!saved) return fail(400, 'Invalid Authorization code');
+    // An authorization charges only the customer (email) it was issued to.
+    if (String(body.email ?? '') !== saved.email) return fail(400, 'Authorization code is not valid for this customer');
     const init = this.initialize({ ...body, reference: body.reference });
     if (init.status !== 200) return init;
     const t = this.transactions.get(String((init.body as { data: { reference: string } }).data.reference))!;

@@ -46,6 +46,8 @@ export interface FakeIntent {
   paymentMethod: string | null;
   card: string;
   metadata: Record<string, string>;
+  /** `off_session` when the card is kept for charges without the payer (a Checkout Session's `setup_future_usage`). */
+  setupFutureUsage: 'off_session' | null;
   status: 'requires_payment_method' | 'succeeded';
   lastError: { code: string; decline_code: string; message: string } | null;
   refunded: number;
@@ -74,15 +76,18 @@ export class StripeFakeState {
     return session;
   }
 
-  addIntent(i: Omit<FakeIntent, 'id' | 'status' | 'lastError' | 'refunded'>): FakeIntent {
-    const intent: FakeIntent = { ...i, id: id('pi'), status: 'requires_payment_method', lastError: null, refunded: 0 };
+  addIntent(i: Omit<FakeIntent, 'id' | 'status' | 'lastError' | 'refunded' | 'setupFutureUsage'> & { setupFutureUsage?: 'off_session' | null }): FakeIntent {
+    const intent: FakeIntent = { setupFutureUsage: null, ...i, id: id('pi'), status: 'requires_payment_method', lastError: null, refunded: 0 };
     this.intents.set(intent.id, intent);
     return intent;
   }
 
   /** The session's PaymentIntent for a card tried on its page; a saved card gets a customer and a payment method. */
   intentFor(session: FakeSession, card: string): FakeIntent {
-    if (!session.intent) session.intent = this.addIntent({ amount: session.amount, currency: session.currency, customer: null, paymentMethod: null, card, metadata: session.intentMetadata });
+    if (!session.intent) {
+      const setupFutureUsage = session.saveCard ? ('off_session' as const) : null;
+      session.intent = this.addIntent({ amount: session.amount, currency: session.currency, customer: null, paymentMethod: null, card, metadata: session.intentMetadata, setupFutureUsage });
+    }
     const pi = session.intent;
     pi.card = card;
     pi.paymentMethod = id('pm');
@@ -136,6 +141,7 @@ export class StripeFakeState {
       livemode: false,
       metadata: i.metadata,
       payment_method: i.paymentMethod,
+      setup_future_usage: i.setupFutureUsage,
       status: i.status,
     };
   }

@@ -8,6 +8,9 @@ export * from './stripe-fake-objects';
 
 type Params = Record<string, unknown>;
 
+/** Stripe's test card `4000002760003184`: kept, but every charge asks for authentication (`authentication_required`). */
+export const AUTHENTICATION_REQUIRED_CARD = '4000002760003184';
+
 /**
  * A local Stripe API as the official SDK calls it (form-encoded bodies, bearer key, `Idempotency-Key`):
  * Checkout Sessions create/retrieve/expire with a hosted page at `url`, off-session PaymentIntents, refunds,
@@ -138,8 +141,17 @@ export class StripeFake extends FakeProvider {
   private offSession(p: Params): FakeAnswer {
     const pm = this.state.methods.get(String(p.payment_method ?? ''));
     if (!pm || pm.customer !== p.customer) return o.stripeError(400, 'invalid_request_error', `No such PaymentMethod: '${String(p.payment_method)}'`, 'payment_method');
+    if (p.confirm !== 'true' || p.off_session !== 'true') return o.stripeError(400, 'invalid_request_error', 'This fake charges saved cards only with confirm=true and off_session=true.');
     const pi = this.state.addIntent({ amount: Number(p.amount), currency: String(p.currency), customer: pm.customer, paymentMethod: pm.id, card: pm.card, metadata: (p.metadata ?? {}) as Record<string, string> });
     const outcome = payerOutcome(pm.card);
+    // Stripe's test card that always asks its holder to authenticate: off-session, the charge cannot go through.
+    if (pm.card === AUTHENTICATION_REQUIRED_CARD) {
+      const message = 'Your card was declined. This transaction requires authentication.';
+      pi.status = 'requires_payment_method';
+      pi.lastError = { code: 'authentication_required', decline_code: 'authentication_required', message };
+      const error = { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message, payment_intent: this.state.intentView(pi) };
+      return { status: 402, body: { error } };
+    }
     // The design's renewal card: kept for renewal, every renewal charge declined.
     if (pm.card === '4000000000000341' || outcome.status !== 'succeeded') {
       const decline = outcome.status === 'failed' && outcome.code === 'insufficient_funds' ? 'insufficient_funds' : 'generic_decline';

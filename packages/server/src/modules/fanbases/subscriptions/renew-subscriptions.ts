@@ -8,6 +8,7 @@ import { findTier } from '../tiers/tier-rows.service';
 import { addDays, addHours, nextReminder } from './periods';
 import { sendRenewalReminder } from './subscription-messages';
 import { applyMove, cancelNow, expireNow } from './subscription-moves';
+import { queueRenewalCharge } from './renewal-charge.job';
 import { queueRenewalPrompt } from './renewal-prompt.job';
 import { prepareOrder } from '../../ticketing';
 import { createSubscriptionOrder } from './subscription-orders';
@@ -15,9 +16,19 @@ import * as repo from './subscriptions.repository';
 
 const at = (d: Date | null) => (d ? d.getTime() : Infinity);
 
+/** How long an automatic renewal waits for its charge's answer before the period end counts as unpaid. */
+const CHARGE_ANSWER_HOURS = 1;
+
+/** In the step's transaction: the renewal's collection by the subscription's mode (a prompt, or a charge of the kept card). */
+async function collect(trx: Transaction<DB>, ctx: AppContext, scope: Scope, sub: SubscriptionRow, amount: number, now: Date) {
+  await queueRenewalPrompt(trx, ctx, scope, sub, amount, now, String(sub.attempts));
+  await queueRenewalCharge(trx, scope, sub, String(sub.attempts));
+}
+
 /**
  * The renewal order of the coming period (one per period: `attempts` > 0 says it exists), expiring with the
- * grace; the subscription shows its checkout page, and the fan is told where to pay.
+ * grace; the subscription shows its checkout page. In `prompt` mode the fan is told where to pay; in
+ * `automatic` mode the kept card is charged, and the fan hears only if that fails.
  */
 export async function openRenewal(trx: Transaction<DB>, ctx: AppContext, scope: Scope, sub: SubscriptionRow, fanbase: FanbaseRow, now: Date): Promise<SubscriptionRow> {
   const tier = (await findTier(trx, scope, sub.fanbase_id, sub.pending_tier_id ?? sub.tier_id))!;
@@ -32,17 +43,19 @@ export async function openRenewal(trx: Transaction<DB>, ctx: AppContext, scope: 
     amount,
     expiresAt: graceEnd.getTime() > now.getTime() ? graceEnd : addHours(now, 1),
   }, prepared);
+  const automatic = sub.renewal_mode === 'automatic' && sub.renewal_payment_id !== null;
+  const due = end.getTime() > now.getTime() ? end : now;
   const row = await applyMove(
     trx,
     scope,
     sub,
-    { latest_order_id: created.order.id, checkout_url: created.checkoutUrl, attempts: 1, next_attempt_at: end.getTime() > now.getTime() ? end : now },
+    { latest_order_id: created.order.id, checkout_url: created.checkoutUrl, attempts: 1, next_attempt_at: automatic ? addHours(due, CHARGE_ANSWER_HOURS) : due },
     null,
     'keep',
     now,
   );
-  await sendRenewalReminder(trx, ctx, scope, row, tier.name);
-  await queueRenewalPrompt(trx, ctx, scope, row, amount, now, String(row.attempts));
+  if (!automatic) await sendRenewalReminder(trx, ctx, scope, row, tier.name);
+  await collect(trx, ctx, scope, row, amount, now);
   return row;
 }
 
@@ -67,11 +80,16 @@ async function step(trx: Transaction<DB>, ctx: AppContext, scope: Scope, id: str
     return false;
   }
   if (sub.status === 'active') {
-    if (sub.attempts === 0 && t >= addHours(end, -fanbase.renewal_notice_hours).getTime()) {
+    // A kept card is charged at the period end; a prompt goes out `renewal_notice_hours` before it.
+    const automatic = sub.renewal_mode === 'automatic';
+    const opensAt = automatic ? end : addHours(end, -fanbase.renewal_notice_hours);
+    if (sub.attempts === 0 && t >= opensAt.getTime()) {
       await openRenewal(trx, ctx, scope, sub, fanbase, now);
       return true;
     }
-    if (sub.attempts > 0 && t >= end.getTime()) {
+    if (sub.attempts === 0 && at(sub.next_attempt_at) !== opensAt.getTime()) await repo.updateSubscription(trx, scope, sub.id, { next_attempt_at: opensAt });
+    // An automatic charge answers by itself (renewed, or `past_due` when declined); its wait is only a fallback.
+    if (sub.attempts > 0 && t >= (automatic ? at(sub.next_attempt_at) : end.getTime())) {
       const graceEnd = addDays(end, fanbase.grace_period_days);
       const row = await applyMove(
         trx,
@@ -84,7 +102,7 @@ async function step(trx: Transaction<DB>, ctx: AppContext, scope: Scope, id: str
       );
       const tier = await findTier(trx, scope, sub.fanbase_id, sub.tier_id);
       await sendRenewalReminder(trx, ctx, scope, row, tier?.name ?? '');
-      await queueRenewalPrompt(trx, ctx, scope, row, Number(row.amount), now, String(row.attempts));
+      await collect(trx, ctx, scope, row, Number(row.amount), now);
       return true;
     }
     return false;
@@ -98,7 +116,7 @@ async function step(trx: Transaction<DB>, ctx: AppContext, scope: Scope, id: str
     const row = await repo.updateSubscription(trx, scope, sub.id, { attempts: sub.attempts + 1, next_attempt_at: nextReminder(end, fanbase.grace_period_days, now) ?? graceEnd, updated_at: now });
     const tier = await findTier(trx, scope, sub.fanbase_id, sub.tier_id);
     await sendRenewalReminder(trx, ctx, scope, row, tier?.name ?? '');
-    await queueRenewalPrompt(trx, ctx, scope, row, Number(row.amount), now, String(row.attempts));
+    await collect(trx, ctx, scope, row, Number(row.amount), now);
   }
   return false;
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { AppContext } from '../../../core/context';
 import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
+import { reusableCardPayment } from '../../payments';
 import type { OrderKindHandler, OrderRow } from '../../ticketing';
 import { nowOf } from '../clock';
 import { findFanbaseRow } from '../fanbases/fanbases.service';
@@ -30,6 +31,10 @@ async function paid(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: 
   const tier = (await findTier(trx, scope, sub.fanbase_id, tierId))!;
   const start = renewing ? sub.current_period_end! : now;
   const end = sub.interval === 'one_time' ? null : periodEnd(start, sub.interval);
+  // A card the provider kept (Stripe, Paystack) renews by itself from now on; otherwise the mode stays.
+  const kept = end ? await reusableCardPayment(trx, scope, order.id) : null;
+  const mode = kept ? { renewal_mode: 'automatic' as const, renewal_payment_id: kept } : {};
+  const automatic = kept !== null || sub.renewal_mode === 'automatic';
   const row = await applyMove(
     trx,
     scope,
@@ -44,7 +49,8 @@ async function paid(trx: Transaction<DB>, ctx: AppContext, scope: Scope, order: 
       grace_ends_at: null,
       checkout_url: null,
       attempts: 0,
-      next_attempt_at: end ? addHours(end, -fanbase.renewal_notice_hours) : null,
+      next_attempt_at: end ? (automatic ? end : addHours(end, -fanbase.renewal_notice_hours)) : null,
+      ...mode,
     },
     renewing ? 'fanbases.subscription.renewed' : 'fanbases.subscription.activated',
     'grant',

@@ -42,3 +42,11 @@ export const sendRenewalReminder = (trx: Transaction<DB>, ctx: AppContext, scope
         ? `Your ${tierName} membership is unpaid since ${day(sub.current_period_end)}; access continues until ${day(sub.grace_ends_at)}. Pay here: ${sub.checkout_url}`
         : `Your ${tierName} membership renews on ${day(sub.current_period_end)} (${money(Number(sub.amount), sub.currency)}). Pay here: ${sub.checkout_url}`,
   });
+
+/** An automatic renewal's charge was declined: the grace, and the checkout page to pay another way. */
+export const sendRenewalFailed = (trx: Transaction<DB>, ctx: AppContext, scope: Scope, sub: SubscriptionRow, tierName: string) =>
+  tell(trx, ctx, scope, sub, {
+    template: 'subscription_renewal_failed',
+    subject: `Payment failed: ${tierName}`,
+    body: `We could not charge your saved card ${money(Number(sub.amount), sub.currency)} for ${tierName}; access continues until ${day(sub.grace_ends_at)}. Pay another way here: ${sub.checkout_url}`,
+  });

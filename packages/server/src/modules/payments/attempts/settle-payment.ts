@@ -9,6 +9,7 @@ import { refundPayment } from '../refunds/refund-payment';
 import { GIVE_UP_AFTER_MS, nextCheckAt } from './check-schedule';
 import { findPayment, updatePayment, type PaymentRow } from './payments.repository';
 import { serializePayment } from './payments.serializer';
+import { sealSavedMethod } from './saved-methods';
 
 export type SettleOutcome = 'succeeded' | 'failed' | 'cancelled' | 'pending' | 'unchanged';
 
@@ -67,6 +68,8 @@ export async function settleLocked(trx: Transaction<DB>, ctx: AppContext, scope:
     settled_at: at,
     next_check_at: null,
     next_action: null,
+    // Before the order's product hears of it: a subscription's activation reads whether the card was kept.
+    ...(state.savedMethod && { saved_method_sealed: sealSavedMethod(ctx, payment.id, state.savedMethod) }),
   });
   const { late } = await paymentTarget().paymentSucceeded(trx, ctx, scope, succeeded);
   const final = late ? await updatePayment(trx, scope, payment.id, { late: true }) : succeeded;

@@ -15,6 +15,7 @@ import { payerHint } from '../providers/simulated/simulator';
 import { markConfigFailing } from '../provider-configs/provider-configs.service';
 import { callbackAddress } from '../inbound/callback-address';
 import { methodServer } from './checkout-methods';
+import { savedMethodOf } from '../attempts/saved-methods';
 
 /** Daraja fails a second prompt to a phone whose first is unanswered: a newer attempt waits this long. */
 const PROMPT_IN_PROGRESS_MS = 120_000;
@@ -37,6 +38,10 @@ export interface CheckoutAttempt {
   idempotencyKey: string | null;
   /** The checkout page's return address (Paystack `callback_url`, Stripe `success_url`/`cancel_url`). */
   returnUrl: string;
+  /** Keep the card for off-session charges (the first order of a subscription that renews). */
+  saveCard?: boolean;
+  /** Charge the card kept by this `pay_` without the payer (automatic renewal), at its configuration. */
+  savedFrom?: string | null;
   /** The caller's checks under its own lock of the session (open, order payable), in the attempt's transaction. */
   lockSession: (trx: Transaction<DB>) => Promise<void>;
 }
@@ -51,9 +56,10 @@ const invalid = (param: string, message: string) => ApiError.of('validation_fail
  * or its refusal fails the attempt. Reconciliation asks about the attempt from then on, whatever the answer.
  */
 export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: CheckoutAttempt): Promise<{ payment: PaymentRow; nextAction: NextAction | null }> {
-  const served = await methodServer(ctx, scope, a.organizationId, a.method, a.amount, a.currency);
-  if (!served.config) throw new Error('startCheckoutPayment serves configured providers only');
-  const config = served.config;
+  const saved = a.savedFrom ? await savedMethodOf(ctx, scope, a.savedFrom) : null;
+  const config = saved ? saved.config : (await methodServer(ctx, scope, a.organizationId, a.method, a.amount, a.currency)).config;
+  if (!config) throw new Error('startCheckoutPayment serves configured providers only');
+  if (saved && !providerOfConfig(ctx, config).chargeSaved) throw ApiError.of('payment_method_unavailable', { param: 'method', message: 'The provider keeps no cards.' });
   let phone: string | null = null;
   if (config.type === 'mpesa') {
     phone = a.phone ? normalizeMpesaPhone(a.phone) : null;
@@ -92,7 +98,7 @@ export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: Che
       currency: a.currency,
       status: 'pending',
       failureCode: null,
-      payerHint: phone ? payerHint(phone) : null,
+      payerHint: phone ? payerHint(phone) : (saved?.payerHint ?? null),
       provider: config.type,
       providerConfigId: config.id,
       // Asked about even if this process stops before the provider answers.
@@ -107,20 +113,24 @@ export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: Che
   let result: StartPaymentResult;
   try {
     const callbackUrl = await callbackAddress(ctx, ctx.db, scope, { configId: config.id, providerType: config.type, operation: { payment: payment.id } });
-    result = await providerOfConfig(ctx, config).startPayment({
-      paymentId: payment.id,
-      orderCode: a.orderCode,
-      amount: a.amount,
-      currency: a.currency,
-      method: a.method,
-      phone: phone ?? a.phone,
-      cardNumber: null,
-      email: a.email,
-      description: a.description,
-      callbackUrl,
-      returnUrl: a.returnUrl,
-      expiresAt: a.expiresAt,
-    });
+    const provider = providerOfConfig(ctx, config);
+    result = saved
+      ? await provider.chargeSaved!({ paymentId: payment.id, amount: a.amount, currency: a.currency, saved: saved.saved, idempotencyKey: a.idempotencyKey ?? payment.id })
+      : await provider.startPayment({
+          paymentId: payment.id,
+          orderCode: a.orderCode,
+          amount: a.amount,
+          currency: a.currency,
+          method: a.method,
+          phone: phone ?? a.phone,
+          cardNumber: null,
+          email: a.email,
+          description: a.description,
+          callbackUrl,
+          returnUrl: a.returnUrl,
+          expiresAt: a.expiresAt,
+          saveCard: a.saveCard,
+        });
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     ctx.log.warn({ payment: payment.id, kind: err.kind, err: err.message }, 'a provider did not start a checkout payment');

@@ -1,4 +1,4 @@
-import { ProviderError, type ProviderEnvironment } from '../provider';
+import { ProviderError, type ProviderEnvironment, type ProviderPaymentState, type StartPaymentResult } from '../provider';
 import { PaymentProviderError } from './provider-errors';
 import type { ProviderHttpOptions } from './provider-http';
 
@@ -39,3 +39,7 @@ export function secretOf(secrets: Record<string, string>, field: string): string
 
 /** A form problem of a configuration: `malformed`, or a key of the other mode (`wrong_mode`). */
 export const formError = (param: string, reason: 'malformed' | 'wrong_mode', message: string) => new ProviderError('credentials', message, { param, reason });
+
+/** A charge the provider answered at once (an off-session card), as `startPayment` answers it. */
+export const chargeResult = (providerReference: string, state: ProviderPaymentState): StartPaymentResult =>
+  state.status === 'pending' ? { providerReference, state, nextAction: null } : { providerReference, state, nextAction: null };

@@ -24,6 +24,7 @@ import { paramOf, unbookableReason } from './bookability';
 import { bucketsOfTarget, hasAllBuckets, seatsOf } from './booking-payload';
 import { buyerOf, checkAttendees, unitPriceOf } from './booking-input';
 import { loadBookingTarget } from './booking-target';
+import { requireEventEntry } from '../events/event-gates';
 import { ALONE, bookTogether } from './book-together';
 import { SoldOutMemo } from './sold-out-memo';
 import { checkoutUrl } from './checkout-sessions';
@@ -101,6 +102,7 @@ export async function book(
   principal: TenantPrincipal,
   eventRef: string,
   body: BookingStoreRequest,
+  viewer: () => Promise<string | null> = async () => null,
 ): Promise<{ booking: Order; payment: string | [] }> {
   const scope = principal.scope;
   const now = nowOf(ctx);
@@ -130,6 +132,8 @@ export async function book(
   const payLater = total > 0 && body.pay_later === true;
   if (payLater && !t.ticketType.allow_pay_later) throw invalid('pay_later', 'This ticket cannot be paid later.');
   const buyer = await buyerOf(ctx.db, principal, body);
+  // A gated event books only for an entitled customer (a guest or an unnamed buyer is not one).
+  if (t.event.gate_type !== null) await requireEventEntry(ctx, scope, t.event, buyer.customerId ?? (await viewer()));
   // A priced live booking needs a payment configuration serving the organization (409 / 503 before any hold).
   if (total > 0 && !payLater && scope.livemode) await requireLivePayments(ctx, scope, t.event.organization_id);
   // A pay-later order keeps its seats until the event starts; a checkout holds them for the event's hold time.

@@ -7,7 +7,7 @@ import type { DB } from '../../../db/schema';
 import { serializePayment, startCheckoutPayment } from '../../payments';
 import { scopeOfSession, type CheckoutSessionRow } from './checkout-sessions.repository';
 
-export type LivePayInput = { method: 'mobile_money'; phone?: string } | { method: 'card'; card_number?: string };
+export type LivePayInput = { method: 'mobile_money'; phone?: string } | { method: 'card'; card_number?: string; saved_from?: string };
 
 export interface LivePaid {
   payment: Payment;
@@ -47,7 +47,7 @@ export async function payThroughProvider(ctx: AppContext, session: CheckoutSessi
   }
   const order = await ctx.db
     .selectFrom('orders')
-    .select(['id', 'code', 'customer_id', 'buyer_email', 'expires_at'])
+    .select(['id', 'code', 'kind', 'customer_id', 'buyer_email', 'expires_at'])
     .where('id', '=', session.order_id)
     .executeTakeFirstOrThrow();
   const scope = scopeOfSession(session);
@@ -66,6 +66,9 @@ export async function payThroughProvider(ctx: AppContext, session: CheckoutSessi
     phone: input.method === 'mobile_money' ? (input.phone ?? null) : null,
     idempotencyKey: idempotencyKey ?? null,
     returnUrl: `${ctx.config.baseUrl.replace(/\/+$/, '')}/checkout/${session.id}/return`,
+    // A subscription's card is kept for its automatic renewals (the renewal then charges it without the fan).
+    saveCard: order.kind === 'subscription',
+    savedFrom: input.method === 'card' ? (input.saved_from ?? null) : null,
     lockSession: (trx) => lockPayable(trx, session),
   });
   return { payment: serializePayment(payment), redirect_to: null, next_action: nextAction };

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { TicketedEventsTable } from '../../../db/ticketing.schema';
+import { eventGateOf } from './event-gates';
 
 export type TicketedEventRow = Selectable<TicketedEventsTable>;
 
@@ -24,6 +25,7 @@ export function serializeEvent(row: TicketedEventRow) {
     requires_approval: row.requires_approval,
     hold_minutes: row.hold_minutes,
     live_stream: row.live_stream_id,
+    gate: eventGateOf(row),
     status: row.status,
     published_at: iso(row.published_at),
     cancelled_at: iso(row.cancelled_at),

@@ -1,4 +1,5 @@
 import type { CreateTicketedEventInput, CursorPageQuery, UpdateTicketedEventInput } from '@svc/contract';
+import { checkEventGate, eventGateColumns } from './event-gates';
 import type { AppContext } from '../../../core/context';
 import { isUniqueViolation } from '../../../core/db-errors';
 import { ApiError } from '../../../core/errors';
@@ -43,6 +44,7 @@ export async function createEvent(ctx: AppContext, caller: OrganizerCaller, inpu
   const endsAt = new Date(input.ends_at);
   checkTimes(startsAt, endsAt);
   await checkLiveStream(ctx.db, scope, input.live_stream);
+  await checkEventGate(ctx, scope, org.id, input.gate);
   let slug = input.slug ?? slugOf(input.name);
   if (input.slug === undefined && (await slugTaken(ctx.db, scope, slug))) slug = suffixed(slug);
   // A made-up slug that a concurrent create took first gets another suffix; a slug the caller chose is theirs to change.
@@ -64,6 +66,7 @@ export async function createEvent(ctx: AppContext, caller: OrganizerCaller, inpu
           requires_approval: input.requires_approval ?? false,
           hold_minutes: input.hold_minutes ?? 15,
           live_stream_id: input.live_stream ?? null,
+          ...eventGateColumns(input.gate),
           metadata: JSON.stringify(input.metadata ?? {}),
         });
         await createBucket(trx, scope, { id: bucketIds.event(event.id), event_id: event.id, capacity: event.capacity });
@@ -107,6 +110,7 @@ export async function updateEvent(ctx: AppContext, caller: OrganizerCaller, ref:
       const startsAt = input.starts_at !== undefined ? new Date(input.starts_at) : event.starts_at;
       const endsAt = input.ends_at !== undefined ? new Date(input.ends_at) : event.ends_at;
       checkTimes(new Date(startsAt), new Date(endsAt));
+      if (input.gate !== undefined) await checkEventGate(ctx, scope, event.organization_id, input.gate);
       if (input.slug !== undefined && input.slug !== event.slug && (await slugTaken(trx, scope, input.slug, event.id))) throw slugTakenError();
       if (input.capacity !== undefined && input.capacity !== event.capacity) await changeEventCapacity(trx, scope, event.id, input.capacity);
       await publicEventChanged(ctx, trx, event.id);
@@ -123,6 +127,7 @@ export async function updateEvent(ctx: AppContext, caller: OrganizerCaller, ref:
         ...(input.requires_approval !== undefined && { requires_approval: input.requires_approval }),
         ...(input.hold_minutes !== undefined && { hold_minutes: input.hold_minutes }),
         ...(input.live_stream !== undefined && { live_stream_id: input.live_stream }),
+        ...(input.gate !== undefined && eventGateColumns(input.gate)),
         ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
       });
     });

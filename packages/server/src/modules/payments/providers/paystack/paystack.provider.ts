@@ -1,6 +1,6 @@
 import { PAYSTACK_URL } from '../../../../boot/payments-config';
 import { ProviderError, type InboundResult, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type ProviderPaymentState, type RefundState } from '../../provider';
-import { call, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
+import { call, chargeResult, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
 import { isProviderError } from '../provider-errors';
 import { PaystackClient, paystackFailureCode, paystackKeyMode } from './paystack-client';
 import { verifyPaystackSignature } from './paystack-signature';
@@ -16,8 +16,12 @@ export function paymentStateOf(t: PaystackTransaction): ProviderPaymentState {
   switch (t.status) {
     // A reversed transaction was paid; its refund is a refund's business.
     case 'success':
-    case 'reversed':
-      return { status: 'succeeded', amount: t.amount, currency: t.currency, providerReceipt: String(t.id) };
+    case 'reversed': {
+      // A reusable card authorization is kept for automatic renewal, with the email it belongs to.
+      const a = t.authorization;
+      const savedMethod = a?.reusable && a.channel === 'card' && t.customerEmail ? { authorization_code: a.authorizationCode, email: t.customerEmail } : null;
+      return { status: 'succeeded', amount: t.amount, currency: t.currency, providerReceipt: String(t.id), savedMethod };
+    }
     case 'failed':
       return { status: 'failed', failureCode: paystackFailureCode(t.gatewayResponse), failureMessage: t.gatewayResponse };
     default:
@@ -82,6 +86,27 @@ function paystackProvider(credentials: ProviderCredentials, env: AdapterEnvironm
     async queryPayment(attempt) {
       const reference = attempt.providerReference ?? paystackReference(attempt.paymentId);
       return paymentStateOf(await call('secret_key', () => client.verifyTransaction(reference)));
+    },
+
+    async chargeSaved(input) {
+      const { authorization_code: authorizationCode, email } = input.saved;
+      if (!authorizationCode || !email) throw new ProviderError('rejected', 'The saved card is not a Paystack authorization.');
+      const reference = paystackReference(input.paymentId);
+      try {
+        await client.chargeAuthorization({ email, amount: input.amount, currency: input.currency, authorizationCode, reference, metadata: { payment: input.paymentId } });
+      } catch (err) {
+        // Refused outright (an authorization no longer valid): this attempt fails. Lost in transit: verify decides later.
+        if (isProviderError(err, 'rejected') || isProviderError(err, 'not_found')) return { providerReference: reference, state: { status: 'failed', failureCode: 'declined', failureMessage: err.message }, nextAction: null };
+        if (!isProviderError(err, 'unavailable')) throw toProviderError(err, 'secret_key');
+        return chargeResult(reference, { status: 'pending' });
+      }
+      // The charge's own answer is not trusted: the transaction as verify shows it decides.
+      try {
+        return chargeResult(reference, paymentStateOf(await client.verifyTransaction(reference)));
+      } catch (err) {
+        if (isProviderError(err, 'credentials_refused')) throw toProviderError(err, 'secret_key');
+        return chargeResult(reference, { status: 'pending' });
+      }
     },
 
     async cancelPayment() {

@@ -1,24 +1,40 @@
 import type Stripe from 'stripe';
 import { STRIPE_URL } from '../../../../boot/payments-config';
-import { ProviderError, type InboundResult, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type ProviderPaymentState, type RefundState } from '../../provider';
-import { call, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
+import { ProviderError, type InboundResult, type SavedMethod, type PaymentProvider, type ProviderCredentials, type ProviderDefinition, type ProviderPaymentState, type RefundState } from '../../provider';
+import { call, chargeResult, formError, secretOf, toProviderError, type AdapterEnvironment } from '../adapter-kit';
 import { isProviderError } from '../provider-errors';
 import { StripeClient, stripeFailureCode, stripeKeyMode, StripeWebhookRefused, verifyStripeWebhook } from './stripe-client';
 
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
 
+/** The card a PaymentIntent set up for off-session use, with its customer; `null` when it kept none. */
+function savedMethodOf(pi: Stripe.PaymentIntent | null, customer: string | null): SavedMethod | null {
+  const paymentMethod = idOf(pi?.payment_method);
+  const owner = idOf(pi?.customer) ?? customer;
+  return pi?.setup_future_usage === 'off_session' && paymentMethod && owner ? { customer: owner, payment_method: paymentMethod } : null;
+}
+
 /** A session's state: paid, given up (expired), failed (an asynchronous method that failed), or still open. */
 export function sessionState(s: Stripe.Checkout.Session): ProviderPaymentState {
-  if (s.status === 'complete' && (s.payment_status === 'paid' || s.payment_status === 'no_payment_required')) {
-    return { status: 'succeeded', amount: s.amount_total ?? 0, currency: (s.currency ?? '').toUpperCase(), providerReceipt: idOf(s.payment_intent) };
-  }
   const pi = typeof s.payment_intent === 'object' ? s.payment_intent : null;
+  if (s.status === 'complete' && (s.payment_status === 'paid' || s.payment_status === 'no_payment_required')) {
+    const savedMethod = savedMethodOf(pi, idOf(s.customer));
+    return { status: 'succeeded', amount: s.amount_total ?? 0, currency: (s.currency ?? '').toUpperCase(), providerReceipt: idOf(s.payment_intent), savedMethod };
+  }
   if (s.status === 'complete' && pi?.status === 'requires_payment_method') {
     const e = pi.last_payment_error;
     return { status: 'failed', failureCode: stripeFailureCode(e?.decline_code, e?.code), failureMessage: e?.message ?? null };
   }
   if (s.status === 'expired') return { status: 'cancelled' };
   return { status: 'pending' };
+}
+
+/** An off-session PaymentIntent's state: `requires_action` off-session is a card that asks for the payer. */
+export function intentState(pi: Stripe.PaymentIntent): ProviderPaymentState {
+  if (pi.status === 'succeeded') return { status: 'succeeded', amount: pi.amount_received, currency: pi.currency.toUpperCase(), providerReceipt: pi.id };
+  if (pi.status === 'processing') return { status: 'pending' };
+  const e = pi.last_payment_error;
+  return { status: 'failed', failureCode: stripeFailureCode(e?.decline_code, e?.code), failureMessage: e?.message ?? `The payment ${pi.status}.` };
 }
 
 export function refundState(r: Stripe.Refund): RefundState {
@@ -68,6 +84,7 @@ function stripeProvider(credentials: ProviderCredentials, env: AdapterEnvironmen
             cancelUrl: input.returnUrl,
             expiresAt: input.expiresAt,
             customerEmail: input.email,
+            saveCard: input.saveCard,
             metadata: { payment: input.paymentId, order: input.orderCode },
             idempotencyKey: input.paymentId,
           },
@@ -82,7 +99,25 @@ function stripeProvider(credentials: ProviderCredentials, env: AdapterEnvironmen
 
     async queryPayment(attempt) {
       if (!attempt.providerReference) throw new ProviderError('rejected', 'The attempt never reached Stripe.');
+      // An off-session charge (renewal) is a PaymentIntent; a checkout is a session.
+      if (attempt.providerReference.startsWith('pi_')) return intentState(await call('secret_key', () => client.retrievePaymentIntent(attempt.providerReference!)));
       return sessionState(await call('secret_key', () => client.retrieveCheckoutSession(attempt.providerReference!)));
+    },
+
+    async chargeSaved(input) {
+      const { customer, payment_method: paymentMethod } = input.saved;
+      if (!customer || !paymentMethod) throw new ProviderError('rejected', 'The saved card is not a Stripe payment method.');
+      try {
+        const pi = await client.createOffSessionPayment({ customer, paymentMethod, amount: input.amount, currency: input.currency, metadata: { payment: input.paymentId }, idempotencyKey: input.idempotencyKey });
+        return chargeResult(pi.id, intentState(pi));
+      } catch (err) {
+        // A card error (`card_declined`, `authentication_required`: the bank wants the payer) fails this attempt.
+        if (isProviderError(err, 'rejected')) {
+          const code = err.providerCode ?? null;
+          return { providerReference: null, state: { status: 'failed', failureCode: stripeFailureCode(code, code), failureMessage: `Stripe declined the saved card${code ? ` (${code})` : ''}.` }, nextAction: null };
+        }
+        throw toProviderError(err, 'secret_key');
+      }
     },
 
     async cancelPayment(attempt) {
