@@ -100,7 +100,7 @@ async function adapterOf(ctx: AppContext, provider: string | null, configId: str
 /** The adapters of one batch of rows by configuration: its configuration read once. */
 export type Adapters = Map<string, Promise<PaymentProvider>>;
 
-export const scopeOf = (row: NotificationRow): Scope => ({ tenantId: row.tenant_id, livemode: row.livemode });
+const scopeOf = (row: NotificationRow): Scope => ({ tenantId: row.tenant_id, livemode: row.livemode });
 
 const unmatched = (what: string, attempts: number) => {
   // The provider may call before the attempt's own transaction committed: wait a little, then set it aside.
