@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerPaymentTarget, type PaymentTarget } from '../../src/modules/payments';
 import { applyNotifications } from '../../src/modules/payments/inbound/apply-notifications';
+import { expireDuePendingOrders } from '../../src/modules/ticketing/orders/expire-orders.job';
 import { ticketPaymentTarget } from '../../src/modules/ticketing/payments/payment-target';
 import { until } from '../kit/fakes/fake-provider';
 import { bookingBody, bookOk, bucketsOf, seedEvent, type Tenant } from '../ticketing/booking-fixtures';
@@ -76,6 +77,29 @@ describe('many M-Pesa confirmations of one event at once', () => {
     expect(await applyNotifications(t.ctx, r.ids)).toBeUndefined();
     await expectPaidOnce(tenant, r);
     expect(mpesaFake.requestsTo('/mpesa/stkpushquery/v1/query').length).toBeGreaterThanOrEqual(ORDERS);
+  });
+
+  it('a late payment in the batch is settled alone beside the others, by the late-payment policy', async () => {
+    const tenant = await t.tenant();
+    const r = await rush(tenant);
+    const late = (await t.ctx.db.selectFrom('payments').select('order_id').where('id', '=', r.payments[0]!).executeTakeFirstOrThrow()).order_id;
+    await t.ctx.db.updateTable('orders').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', late).execute();
+    await expireDuePendingOrders(t.ctx);
+    const batches: number[] = [];
+    registerPaymentTarget(
+      target({
+        paymentsSucceededTogether: async (trx, ctx, scope, payments) => {
+          const plan = await ticketPaymentTarget.paymentsSucceededTogether!(trx, ctx, scope, payments);
+          batches.push(plan.ids.size);
+          return plan;
+        },
+      }),
+    );
+    expect(await applyNotifications(t.ctx, r.ids)).toBeUndefined();
+    // The expired order is not taken together; alone it takes its seat again (accept_if_available), late.
+    expect(batches).toEqual([ORDERS - 1]);
+    expect(await t.ctx.db.selectFrom('payments').select(['status', 'late']).where('id', '=', r.payments[0]!).executeTakeFirstOrThrow()).toEqual({ status: 'succeeded', late: true });
+    await expectPaidOnce(tenant, r);
   });
 
   it('a batch that fails writes nothing of it, and each confirmation is then settled alone', async () => {

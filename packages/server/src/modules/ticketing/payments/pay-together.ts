@@ -3,7 +3,7 @@ import type { AppContext } from '../../../core/context';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import type { PaymentRow, TogetherPlan } from '../../payments';
-import { lockOrdersWithCatalogue } from '../checkout/checkout-sessions.repository';
+import { lockOrdersWithCatalogue } from '../checkout/checkout-sessions.service';
 import { payHeldOrders, type LockedOrder } from './order-port';
 
 /**
