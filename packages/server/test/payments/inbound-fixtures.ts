@@ -66,12 +66,15 @@ export async function signedConfig(t: TestServer, tenant: Tenant, body: Record<s
   return expectStatus(await t.http().post('/v1/payments/provider_configs').set(sk(tenant)).send({ name: 'Cards', ...body }), 201).data as { id: string; webhook_url: string };
 }
 
+/** A booking waiting for its payment (`pendingBooking`'s, or another booking of the same event). */
+export type Booked = Awaited<ReturnType<typeof pendingBooking>>;
+
 /**
  * A booking waiting for a payment at a provider: the attempt started through the configuration's adapter,
  * with the address `callbackAddress` gives it, and the payment recorded `pending` as a live start records it.
  */
-export async function pendingProviderPayment(t: TestServer, tenant: Tenant, configId: string, payer: { phone: string } | { card: true }) {
-  const b = await pendingBooking(t, tenant);
+export async function pendingProviderPayment(t: TestServer, tenant: Tenant, configId: string, payer: { phone: string } | { card: true }, booked?: Booked) {
+  const b = booked ?? (await pendingBooking(t, tenant));
   const scope = testScope(tenant);
   const config = await t.ctx.db.selectFrom('payment_provider_configs').selectAll().where('id', '=', configId).executeTakeFirstOrThrow();
   const order = await t.ctx.db.selectFrom('orders').selectAll().where('id', '=', b.booking.id).executeTakeFirstOrThrow();
@@ -114,7 +117,7 @@ export async function pendingProviderPayment(t: TestServer, tenant: Tenant, conf
 }
 
 /** A booking waiting for an M-Pesa payment: the STK push went to the Daraja fake with the payment's own address. */
-export async function pendingMpesaPayment(t: TestServer, tenant: Tenant, configId: string, phone = '+254711000000') {
-  const p = await pendingProviderPayment(t, tenant, configId, { phone });
+export async function pendingMpesaPayment(t: TestServer, tenant: Tenant, configId: string, phone = '+254711000000', booked?: Booked) {
+  const p = await pendingProviderPayment(t, tenant, configId, { phone }, booked);
   return { ...p, checkoutRequestId: p.reference };
 }

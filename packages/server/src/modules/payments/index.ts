@@ -18,7 +18,7 @@ export const paymentsModule: ModuleDefinition = {
   jobs: (ctx) => [...reconcileJobs(ctx), ...applyNotificationJobs(ctx), purgePaymentNotificationsJob(ctx)],
 };
 
-export { registerPaymentTarget, type PaymentTarget } from './payment-targets';
+export { registerPaymentTarget, type PaymentTarget, type TogetherPlan } from './payment-targets';
 export { declinedByPayer, recordPayment, recordPayments, refundablePayments, serializePayment, startSimulatedPayment, succeededPayments, nextCheckAt, type PaymentRow } from './attempts/payment-rows.service';
 export { refundPayment } from './refunds/refund-payment';
 export { listRefundObjects, type RefundRow } from './refunds/refunds.service';

@@ -17,8 +17,22 @@ export interface PaymentTarget {
    * whether it arrived after its order stopped waiting.
    */
   paymentSucceeded(trx: Transaction<DB>, ctx: AppContext, scope: Scope, payment: PaymentRow): Promise<{ late: boolean }>;
+  /**
+   * Optional, for many confirmations at once: of several `pending` payments of one scope whose provider
+   * confirmed their whole amount (locked by the caller), those whose orders this product can pay together in
+   * the caller's transaction (`ids`; it locks their orders), and `pay`, called once the caller has marked exactly
+   * those payments `succeeded`, which counts them as `paymentSucceeded` would, none of them late. The others
+   * are left untouched, for the caller to settle one by one.
+   */
+  paymentsSucceededTogether?(trx: Transaction<DB>, ctx: AppContext, scope: Scope, payments: readonly PaymentRow[]): Promise<TogetherPlan>;
   /** A refund that was `pending` settled (`succeeded` or `failed`); the caller holds the refund's row lock. */
   refundSettled(trx: Transaction<DB>, ctx: AppContext, scope: Scope, refund: RefundRow): Promise<void>;
+}
+
+/** The payments a product takes together, and how it counts them once they are `succeeded`. */
+export interface TogetherPlan {
+  ids: ReadonlySet<string>;
+  pay(succeeded: readonly PaymentRow[]): Promise<void>;
 }
 
 let target: PaymentTarget | undefined;

@@ -29,36 +29,76 @@ export async function applyNotification(ctx: AppContext, id: string): Promise<st
     const done = await findNotification(ctx.db, id);
     return done ? (done.outcome ?? 'applied') : 'missing';
   }
-  const { attempts } = row;
+  return applyClaimed(ctx, row, async (r) => {
+    const prepared = await preparePayment(ctx, r);
+    return 'settle' in prepared ? settleAlone(ctx, prepared.settle) : prepared;
+  });
+}
+
+/** A payment's confirmation as the provider's API gave it, ready to settle. */
+export interface PaymentSettle {
+  scope: Scope;
+  paymentId: string;
+  state: ProviderPaymentState;
+}
+
+export type Applied = { outcome: string; subjectId: string | null };
+
+/**
+ * Applies a claimed row (a payment through `payment`), records its outcome, and on a failure notes it and
+ * throws it to be tried again, or, when the provider refuses to say, records `rejected`. A payment answered
+ * `null` is left for the caller to settle and record.
+ */
+export async function applyClaimed<T extends Applied | null>(ctx: AppContext, row: NotificationRow, payment: (row: NotificationRow) => Promise<T>): Promise<string | Extract<T, null>> {
   try {
-    const { outcome, subjectId } = row.kind === 'refund' ? await applyRefund(ctx, row, attempts) : row.kind === 'payout' ? await applyPayout(ctx, row) : await applyPayment(ctx, row, attempts);
-    await markApplied(ctx.db, id, outcome, subjectId);
-    return outcome;
+    const applied = row.kind === 'refund' ? await applyRefund(ctx, row, row.attempts) : row.kind === 'payout' ? await applyPayout(ctx, row) : await payment(row);
+    if (applied === null) return null as Extract<T, null>;
+    await markApplied(ctx.db, String(row.id), applied.outcome, applied.subjectId);
+    return applied.outcome;
   } catch (err) {
-    const kind = err instanceof ProviderError ? err.kind : err instanceof ApplyLater ? 'later' : 'error';
-    const message = err instanceof Error ? err.message : String(err);
-    await noteError(ctx.db, id, `${kind}: ${message}`);
-    ctx.log.warn({ notification: id, config: row.provider_config_id, kind, err: message }, 'payments: a provider notification is not applied yet');
-    if (kind === 'credentials') await markConfigFailing(ctx, row.provider_config_id, message);
-    if (kind === 'rejected') {
-      // The provider refuses to say (an unknown reference): retrying cannot change that; reconciliation keeps asking.
-      await markApplied(ctx.db, id, 'rejected', row.subject_id);
-      return 'rejected';
-    }
-    throw err;
+    return notApplied(ctx, row, err);
   }
+}
+
+async function notApplied(ctx: AppContext, row: NotificationRow, err: unknown): Promise<string> {
+  const id = String(row.id);
+  const kind = err instanceof ProviderError ? err.kind : err instanceof ApplyLater ? 'later' : 'error';
+  const message = err instanceof Error ? err.message : String(err);
+  await noteError(ctx.db, id, `${kind}: ${message}`);
+  ctx.log.warn({ notification: id, config: row.provider_config_id, kind, err: message }, 'payments: a provider notification is not applied yet');
+  if (kind === 'credentials') await markConfigFailing(ctx, row.provider_config_id, message);
+  if (kind === 'rejected') {
+    // The provider refuses to say (an unknown reference): retrying cannot change that; reconciliation keeps asking.
+    await markApplied(ctx.db, id, 'rejected', row.subject_id);
+    return 'rejected';
+  }
+  throw err;
+}
+
+/** Settles one payment in its own transaction (`settlePayment`, which locks it). */
+export async function settleAlone(ctx: AppContext, s: PaymentSettle): Promise<Applied> {
+  const settled = await settlePayment(ctx, s.scope, s.paymentId, s.state);
+  return { outcome: settled.outcome, subjectId: s.paymentId };
 }
 
 /**
  * The adapter a payment or refund was made with: a configuration's is kept while its row is unchanged
  * (`inboundAdapter`), so applying a notification does not unseal the secrets again.
  */
-async function adapterOf(ctx: AppContext, provider: string | null, configId: string | null): Promise<PaymentProvider> {
+async function adapterOf(ctx: AppContext, provider: string | null, configId: string | null, adapters?: Adapters): Promise<PaymentProvider> {
   if (provider === 'simulated' || provider === null || configId === null) return providerForRow(ctx, new Map(), provider, configId);
-  const row = await findConfigById(ctx.db, configId);
-  if (!row) throw new ProviderError('rejected', `configuration ${configId} no longer exists`);
-  return inboundAdapter(ctx, row);
+  const known = adapters?.get(configId);
+  if (known) return known;
+  const adapter = findConfigById(ctx.db, configId).then((row) => {
+    if (!row) throw new ProviderError('rejected', `configuration ${configId} no longer exists`);
+    return inboundAdapter(ctx, row);
+  });
+  adapters?.set(configId, adapter);
+  return adapter;
 }
+
+/** The adapters of one batch of rows by configuration: its configuration read once. */
+export type Adapters = Map<string, Promise<PaymentProvider>>;
 
 const scopeOf = (row: NotificationRow): Scope => ({ tenantId: row.tenant_id, livemode: row.livemode });
 
@@ -68,11 +108,15 @@ const unmatched = (what: string, attempts: number) => {
   return { outcome: 'unmatched', subjectId: null };
 };
 
-async function applyPayment(ctx: AppContext, row: NotificationRow, attempts: number): Promise<{ outcome: string; subjectId: string | null }> {
+/**
+ * What a payment notification comes to before anything is settled: an outcome already (unmatched, a mismatch,
+ * a payment settled before), or the provider's answer to settle with (`settle`).
+ */
+export async function preparePayment(ctx: AppContext, row: NotificationRow, adapters?: Adapters): Promise<Applied | { settle: PaymentSettle }> {
   const scope = scopeOf(row);
   const payment = await paymentOf(ctx.db, scope, row);
   if (payment === 'mismatch') return { outcome: 'mismatch', subjectId: row.subject_id };
-  if (!payment) return unmatched('payment', attempts);
+  if (!payment) return unmatched('payment', row.attempts);
   const hint = row.hint as ProviderPaymentState | null;
   const receipt = hint?.status === 'succeeded' ? row.provider_receipt : null;
   if (payment.status === 'succeeded') {
@@ -80,14 +124,13 @@ async function applyPayment(ctx: AppContext, row: NotificationRow, attempts: num
     const filled = receipt && !payment.provider_receipt ? await fillReceipt(ctx.db, scope, payment.id, receipt) : false;
     return { outcome: filled ? 'receipt_recorded' : 'unchanged', subjectId: payment.id };
   }
-  const provider = await adapterOf(ctx, payment.provider, payment.provider_config_id);
+  const provider = await adapterOf(ctx, payment.provider, payment.provider_config_id, adapters);
   let state = await provider.queryPayment({ ...attemptOf(payment), providerReceipt: payment.provider_receipt ?? receipt });
   // Daraja's STK Query confirms the result but carries no amount: the callback says what was paid.
   if (state.status === 'succeeded' && payment.provider === 'mpesa' && hint?.status === 'succeeded' && hint.amount > 0) {
     state = { ...state, amount: hint.amount, currency: hint.currency };
   }
-  const settled = await settlePayment(ctx, scope, payment.id, state);
-  return { outcome: settled.outcome, subjectId: payment.id };
+  return { settle: { scope, paymentId: payment.id, state } };
 }
 
 async function applyRefund(ctx: AppContext, row: NotificationRow, attempts: number): Promise<{ outcome: string; subjectId: string | null }> {

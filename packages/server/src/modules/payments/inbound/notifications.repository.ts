@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Selectable } from 'kysely';
 import { jobsInsertStatement, type TransactionalJob } from '../../../jobs/send-in-transaction';
 import { JOBS_CHANNEL } from '../../../jobs/queue';
 import type { Executor } from '../../../db/database';
@@ -80,6 +80,18 @@ export const claimTry = (db: Executor, id: string) =>
     .returningAll()
     .executeTakeFirst();
 
+/** `claimTry` for several rows in one statement: answers those not yet applied. */
+export const claimTries = (db: Executor, ids: readonly string[]) =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db
+        .updateTable('payment_notifications')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('id', 'in', [...ids])
+        .where('applied_at', 'is', null)
+        .returningAll()
+        .execute();
+
 export const noteError = (db: Executor, id: string, error: string) => db.updateTable('payment_notifications').set({ last_error: error.slice(0, 500) }).where('id', '=', id).execute();
 
 /** Marks a notification applied, once: a second apply of the same row finds it done. */
@@ -90,3 +102,12 @@ export const markApplied = (db: Executor, id: string, outcome: string, subjectId
     .where('id', '=', id)
     .where('applied_at', 'is', null)
     .execute();
+
+/** `markApplied` for several rows with one outcome, each with its subject, in one statement. */
+export async function markAppliedTogether(db: Executor, rows: ReadonlyArray<{ id: string; subjectId: string }>, outcome: string): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    update payment_notifications n set applied_at = ${new Date()}, outcome = ${outcome}, subject_id = v.subject_id, last_error = null
+    from unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.subjectId)}::text[]) as v(id, subject_id)
+    where n.id = v.id and n.applied_at is null`.execute(db);
+}

@@ -8,7 +8,7 @@ import { describeSession, findSession, scopeOfSession, sessionOrganization } fro
 // Pay-later opens sessions for its payments and links to their page.
 export { openSession } from './checkout-sessions.repository';
 // Payments confirmed later (reconciliation, provider notifications) lock their order as a confirmation here does.
-export { lockOrderWithCatalogue } from './checkout-sessions.repository';
+export { lockOrderWithCatalogue, lockOrdersWithCatalogue } from './checkout-sessions.repository';
 export { checkoutUrl } from '../booking/checkout-sessions';
 
 /**

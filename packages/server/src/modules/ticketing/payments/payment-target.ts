@@ -8,6 +8,7 @@ import { orderAfterRefund } from '../refunds/order-after-refund';
 import { settleOrderRefund } from '../refunds/refund-accounting';
 import { freeRefundUnits, reportRefundedUnits, unitsOfRefund } from '../refunds/refund-lines';
 import { applyPayment } from './apply-payment';
+import { paymentsSucceededTogether } from './pay-together';
 
 /**
  * A confirmed payment of a ticket order (products-api § 1.8): paid as usual while the order waits; after it
@@ -50,4 +51,4 @@ async function refundSettled(trx: Transaction<DB>, ctx: AppContext, scope: Scope
   if (moved.amount_refund_pending === 0) await orderAfterRefund(trx, ctx, scope, moved, { restock: refund.restock });
 }
 
-export const ticketPaymentTarget: PaymentTarget = { paymentSucceeded, refundSettled };
+export const ticketPaymentTarget: PaymentTarget = { paymentSucceeded, paymentsSucceededTogether, refundSettled };
