@@ -2,26 +2,20 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/boot/config';
-import { createContext } from '../../src/boot/context';
-import type { AppContext } from '../../src/core/context';
-import type { NotificationListener } from '../../src/core/notify';
 import { createPlaybackLink } from '../../src/modules/streams/playback-ids/playback-ids.service';
 import { streamsDeps } from '../../src/modules/streams/streams-deps';
-import { videoNetworksPart } from '../../src/modules/streams/streams-parts';
 import { ENCRYPTION_KEY, OPERATOR_TOKEN } from '../harness';
 import { startS3, type RunningS3 } from '../kit/s3-server';
-import { expectError, expectStatus } from './media-fixtures';
+import { runServerProcess, type ServerProcess } from '../process';
+import { expectStatus } from './media-fixtures';
 import { publish, useMediaNetworkTenant, useMediaTestServer, waitFor, type Publisher } from './media-network-fixtures';
 
 /**
  * Live HLS of the media network in the bucket (docs/self-hosting.md, Object storage): the media server copies each
- * new segment, then the playlist, as nginx-rtmp writes them, and an API server of another data directory, which
- * runs no media network, serves the live stream from the bucket behind the playback token.
+ * new segment, then the playlist, as nginx-rtmp writes them, and an API server in another process (`SVC_ROLE=api`,
+ * its own data directory, no media network) serves the live stream from the bucket behind the playback token.
  */
 let s3: RunningS3;
 beforeAll(async () => {
@@ -32,24 +26,44 @@ afterAll(() => s3?.stop());
 const m = useMediaTestServer(() => ({ SVC_STORAGE_URL: s3.storageUrl('prod') }));
 const { tenant, api } = useMediaNetworkTenant(m, 'Live in a bucket');
 
-/** The API server: the media server's database and bucket, its own (empty) data directory, no nginx. */
-let other: { ctx: AppContext; listener: NotificationListener; http: () => ReturnType<typeof request>; dir: string };
+/** The API server: another process (`SVC_ROLE=api`), on the media server's database and bucket, with its own data directory. */
+let other: { process: ServerProcess; url: string; dir: string };
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-api-'));
-  const env = { DATABASE_URL: m.t.databaseUrl, SVC_OPERATOR_TOKEN: OPERATOR_TOKEN, SVC_ENCRYPTION_KEY: ENCRYPTION_KEY, SVC_DATA_DIR: dir };
-  const config = loadConfig({ ...env, SVC_STORAGE_URL: s3.storageUrl('prod'), SVC_ROLE: 'api', SVC_RATE_LIMIT_PUBLIC: '100000', LOG_LEVEL: 'silent' });
-  const { ctx, listener } = await createContext({ ...config, DATABASE_URL: m.t.databaseUrl, SVC_ENCRYPTION_KEY: ENCRYPTION_KEY }, pino({ level: 'silent' }), 2, undefined, ['api']);
-  const app = createApp(ctx);
-  other = { ctx, listener, http: () => request(app), dir };
+  const server = runServerProcess({
+    SVC_ROLE: 'api',
+    SVC_WORKERS: '1',
+    DATABASE_URL: m.t.databaseUrl,
+    SVC_STORAGE_URL: s3.storageUrl('prod'),
+    SVC_DATA_DIR: dir,
+    SVC_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    SVC_ENCRYPTION_KEY: ENCRYPTION_KEY,
+    SVC_RATE_LIMIT_PUBLIC: '100000',
+  });
+  other = { process: server, url: await server.url, dir };
 });
 afterAll(async () => {
-  await other?.listener.stop();
-  await other?.ctx.db.destroy();
+  if (other?.process.child.exitCode === null) {
+    other.process.child.kill('SIGTERM');
+    await other.process.exited;
+  }
   if (other) rmSync(other.dir, { recursive: true, force: true });
 });
 
 let encoder: Publisher | undefined;
 afterAll(() => encoder?.child.kill('SIGKILL'));
+
+/** A GET to the API server: status, headers, text and bytes. */
+async function get(path: string) {
+  const res = await fetch(`${other.url}${path}`);
+  const body = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, headers: res.headers, body, text: body.toString('utf8') };
+}
+const refused = async (path: string) => {
+  const res = await get(path);
+  expect(res.status, res.text).toBe(401);
+  expect(JSON.parse(res.text).error.code).toBe('invalid_playback_token');
+};
 
 const bytes = (res: request.Test) =>
   res.buffer(true).parse((r, cb) => {
@@ -59,8 +73,7 @@ const bytes = (res: request.Test) =>
   });
 
 describe('live HLS of the media network in the bucket (SVC_STORAGE_URL)', () => {
-  it('is served by an API server on another directory, with the token only, as the media server writes it', async () => {
-    expect(videoNetworksPart.of(other.ctx).names).not.toContain('media');
+  it('is served by an API process on another directory, with the token only, as the media server writes it', async () => {
     const s = expectStatus(await api().post('/v1/streams/live_streams', {}), 201).data;
     const playbackId = s.playback_ids[0].id as string;
     const link = await createPlaybackLink(streamsDeps(m.t.ctx), { tenantId: tenant.id, livemode: true }, playbackId, new Date(Date.now() + 600_000));
@@ -70,27 +83,28 @@ describe('live HLS of the media network in the bucket (SVC_STORAGE_URL)', () => 
 
     // The live playlist, from the bucket, names its segments with the viewer's token.
     const playlist = await waitFor(
-      async () => other.http().get(`${base}/media.m3u8?token=${link.token}`),
+      () => get(`${base}/media.m3u8?token=${token}`),
       (res) => res.status !== 200 || (res.text.match(/segments\/\d+\.ts/g) ?? []).length >= 2,
       15_000,
     );
     expect(playlist.status).toBe(200);
-    expect(playlist.headers['cache-control']).toBe('public, max-age=1');
-    const master = await other.http().get(`${base}.m3u8?token=${link.token}`);
+    expect(playlist.headers.get('cache-control')).toBe('public, max-age=1');
+    const master = await get(`${base}.m3u8?token=${token}`);
     expect(master.status).toBe(200);
     expect(master.text).toContain(`${playbackId}/media.m3u8?token=`);
     const segmentPath = playlist.text.split('\n').find((l) => l.startsWith('segments/'))!;
     expect(segmentPath).toContain(`token=${encodeURIComponent(token)}`);
-    const segment = await bytes(other.http().get(`${base}/${segmentPath}`));
+    const segment = await get(`${base}/${segmentPath}`);
     expect(segment.status).toBe(200);
-    expect(segment.headers['content-type']).toMatch(/video\/mp2t/);
-    expect(segment.headers['cache-control']).toBe('public, max-age=3600, immutable');
+    expect(segment.headers.get('content-type')).toMatch(/video\/mp2t/);
+    expect(segment.headers.get('cache-control')).toBe('public, max-age=3600, immutable');
     // The same bytes as the media server's own answer; none of it came from the API server's directory.
     const n = /segments\/(\d+)\.ts/.exec(segmentPath)![1];
     const own = await bytes(m.t.http().get(`${base}/${segmentPath}`));
     expect(own.status).toBe(200);
-    expect((segment.body as Buffer).equals(own.body as Buffer)).toBe(true);
-    expect(readdirSync(other.dir)).toEqual([]);
+    expect(segment.body.equals(own.body as Buffer)).toBe(true);
+    expect(readdirSync(other.dir)).not.toContain('media');
+    expect(other.process.output()).not.toContain('media network running');
 
     // In the bucket, each object with the cache header the CDN design asks for.
     const port = new URL(s3.storageUrl().replace('s3://', 'http://')).port;
@@ -108,11 +122,11 @@ describe('live HLS of the media network in the bucket (SVC_STORAGE_URL)', () => 
 
     // Without a token, with a bad one, or with another stream's, the API server refuses playlist and segment.
     const unsigned = `${base}/${segmentPath.replace(/\?token=.*$/, '')}`;
-    expectError(await other.http().get(unsigned), 401, 'invalid_playback_token');
-    expectError(await other.http().get(`${unsigned}?token=${token.slice(0, -4)}AAAA`), 401, 'invalid_playback_token');
-    expectError(await other.http().get(`${base}/media.m3u8?token=not-a-token`), 401, 'invalid_playback_token');
+    await refused(unsigned);
+    await refused(`${unsigned}?token=${token.slice(0, -4)}AAAA`);
+    await refused(`${base}/media.m3u8?token=not-a-token`);
     const another = expectStatus(await api().post('/v1/streams/live_streams', {}), 201).data;
     const anotherLink = await createPlaybackLink(streamsDeps(m.t.ctx), { tenantId: tenant.id, livemode: true }, another.playback_ids[0].id, new Date(Date.now() + 600_000));
-    expectError(await other.http().get(`${unsigned}?token=${anotherLink.token}`), 401, 'invalid_playback_token');
+    await refused(`${unsigned}?token=${anotherLink.token}`);
   }, 40_000);
 });
