@@ -1,14 +1,18 @@
 import { z } from 'zod';
+import { isConnectionString } from '../db/connection-string';
 import { checkMessagingConfig, MESSAGING_CONFIG } from './messaging-config';
 import { checkPaymentsConfig, PAYMENTS_CONFIG } from './payments-config';
 
+const DatabaseUrl = z.string().refine(isConnectionString, 'must be a postgres:// URL, with one host or several (host1:port,host2:port)');
+
 const ConfigSchema = z.object({
-  DATABASE_URL: z.url().optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
+  /** libpq's multi-host form (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`) is read too. */
+  DATABASE_URL: DatabaseUrl.optional().describe('PostgreSQL connection string; unset starts an embedded PostgreSQL.'),
   /**
    * A direct connection to the same database, for what a transaction-mode pooler (PgBouncer) cannot carry:
    * LISTEN/NOTIFY and the job queue. Unset: `DATABASE_URL` serves for everything.
    */
-  DATABASE_DIRECT_URL: z.url().optional(),
+  DATABASE_DIRECT_URL: DatabaseUrl.optional(),
   /**
    * Named prepared statements on the pool's connections: `auto` (the default) turns them off when
    * `DATABASE_DIRECT_URL` differs from `DATABASE_URL`, that is when a pooler sits in between.

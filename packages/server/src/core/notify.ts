@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { pgConnection } from '../db/session-target';
 
 export type Notification = { channel: string; payload: string };
 
@@ -40,7 +41,8 @@ export class NotificationListener {
   }
 
   async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const { Client, connectionString } = pgConnection(this.connectionString);
+    const client = new Client({ connectionString });
     client.on('notification', (n) => {
       for (const h of this.handlers.get(n.channel) ?? []) h(n.payload ?? '');
     });

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { InListsAsArraysPlugin } from './in-lists';
 import { preparingClient } from './prepared-statements';
+import { pgConnection } from './session-target';
 import type { DB } from './schema';
 
 export type Database = Kysely<DB>;
@@ -12,11 +13,11 @@ export type Executor = Kysely<DB> | Transaction<DB>;
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /**
- * `prepare: false` for a transaction-mode pooler (PgBouncer before 1.21 keeps no prepared statement across
+ * `connectionString` may name several hosts (`pgConnection`). `prepare: false` for a transaction-mode pooler (PgBouncer before 1.21 keeps no prepared statement across
  * transactions, which may run on different server connections): statements then run unnamed.
  */
 export function createDatabase(connectionString: string, max = 10, options: { prepare?: boolean } = {}): { db: Database; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString, max, Client: options.prepare === false ? pg.Client : preparingClient() });
+  const pool = new pg.Pool({ ...pgConnection(connectionString, options.prepare === false ? pg.Client : preparingClient()), max });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // Nor a client checked out between two queries (a transaction's), when its server goes away (a failover): the

@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { pgConnection } from '../db/session-target';
 import { definedJobTypes, queuePolicy, type JobType } from './job-definition';
 import { JOB_SCHEMA } from './queue';
 
@@ -8,7 +9,7 @@ import { JOB_SCHEMA } from './queue';
  * By default every job type defined in the process (import the module list first).
  */
 export async function prepareJobQueues(connectionString: string, types: readonly JobType<any>[] = definedJobTypes()) {
-  const boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 1, supervise: false, schedule: false });
+  const boss = new PgBoss({ ...pgConnection(connectionString), schema: JOB_SCHEMA, max: 1, supervise: false, schedule: false });
   boss.on('error', () => {});
   await boss.start();
   try {

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { NotificationListener } from '../core/notify';
+import { pgConnection } from '../db/session-target';
 import { queuePolicy, type JobDefinition, type JobType, type WorkPlace } from './job-definition';
 
 export type { JobDefinition } from './job-definition';
@@ -41,7 +42,7 @@ export class JobQueue {
   ) {
     const works = places.some((p) => p !== 'api');
     this.boss = new PgBoss({
-      connectionString,
+      ...pgConnection(connectionString),
       schema: JOB_SCHEMA,
       max: works ? 4 : 1,
       maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,

@@ -23,6 +23,8 @@ const DATABASE = 'svc_failover';
 const WRITERS = 4;
 /** How long the test waits for writes to come back after the kill; failover needs about 50 s. */
 const FAILOVER_BOUND_MS = 120_000;
+/** `url`: the server follows the primary itself, through the multi-host URL `pg_autoctl show uri` prints, not HAProxy. */
+const VIA = process.env.SVC_TEST_FAILOVER_VIA === 'url' ? 'url' : 'haproxy';
 
 let formation: Formation;
 let proxy: RunningHaproxy;
@@ -38,8 +40,12 @@ beforeAll(async () => {
   await admin.end();
   proxy = await startPrimaryProxy(formation.nodes);
   dataDir = mkdtempSync(join(tmpdir(), 'svc-failover-'));
+  const hosts = formation.nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
   server = runServerProcess({
-    DATABASE_URL: `postgres://postgres@127.0.0.1:${proxy.port}/${DATABASE}`,
+    DATABASE_URL:
+      VIA === 'url'
+        ? `postgres://postgres@${hosts}/${DATABASE}?target_session_attrs=read-write`
+        : `postgres://postgres@127.0.0.1:${proxy.port}/${DATABASE}`,
     SVC_OPERATOR_TOKEN: OPERATOR,
     SVC_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SVC_DATA_DIR: dataDir,
@@ -58,7 +64,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-describe('PostgreSQL failover (pg_auto_failover, HAProxy)', () => {
+describe(`PostgreSQL failover (pg_auto_failover, ${VIA === 'url' ? 'a multi-host DATABASE_URL' : 'HAProxy'})`, () => {
   it('loses no acknowledged write when the primary is killed, and the server stays up and writes to the promoted standby', async () => {
     const url = await server.url;
     const made = await fetch(`${url}/v1/operator/tenants`, {
@@ -141,7 +147,7 @@ describe('PostgreSQL failover (pg_auto_failover, HAProxy)', () => {
     for (let i = 1; i < acked.length; i++) gap = Math.max(gap, acked[i]!.at - acked[i - 1]!.at);
 
     console.log(
-      `failover: ${acked.length} writes acknowledged (${ackedBefore} before the kill), ${lost} lost, ` +
+      `failover via ${VIA}: ${acked.length} writes acknowledged (${ackedBefore} before the kill), ${lost} lost, ` +
         `${(gap / 1000).toFixed(1)} s without writes; ${failed} writes refused or cut meanwhile; ` +
         `primary killed at +${((killedAt - t0) / 1000).toFixed(1)} s, first write on the promoted standby ${((resumedAt! - killedAt) / 1000).toFixed(1)} s later; ` +
         `server answered ${statusChecks - downAnswers}/${statusChecks} status checks`,

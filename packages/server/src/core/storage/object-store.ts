@@ -6,9 +6,9 @@
 export interface ObjectStore {
   /** For logs: `disk /var/lib/svc/media` or `s3 http://minio:9000/svc/media/` (never the credentials). */
   readonly description: string;
-  put(key: string, body: Buffer | string, contentType?: string): Promise<void>;
+  put(key: string, body: Buffer | string, options?: PutOptions): Promise<void>;
   /** Copies the file at `path` into `key`; the file stays (the caller removes its scratch copy). */
-  putFile(key: string, path: string, contentType?: string): Promise<void>;
+  putFile(key: string, path: string, options?: PutOptions): Promise<void>;
   /** The object's bytes, or `null` when there is no such object. */
   get(key: string): Promise<Buffer | null>;
   /** Writes the object into the file at `path`; `false` when there is no such object. */
@@ -17,6 +17,13 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
+}
+
+/** What a bucket keeps with an object (a directory keeps neither): by default the type `contentTypeOf` the key. */
+export interface PutOptions {
+  contentType?: string;
+  /** `Cache-Control` of the object, for anything that reads the bucket through HTTP. */
+  cacheControl?: string;
 }
 
 const KEY = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/;

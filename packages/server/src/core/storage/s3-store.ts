@@ -12,7 +12,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { checkKey, contentTypeOf, type ObjectStore } from './object-store';
+import { checkKey, contentTypeOf, type ObjectStore, type PutOptions } from './object-store';
 import type { StorageTarget } from './storage-url';
 
 const notFound = (err: unknown) => err instanceof NoSuchKey || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404);
@@ -41,15 +41,17 @@ export class S3Store implements ObjectStore {
     return `${this.target.prefix}${checkKey(key)}`;
   }
 
-  async put(key: string, body: Buffer | string, contentType = contentTypeOf(key)): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: this.keyOf(key), Body: body, ContentType: contentType }));
+  private meta(key: string, options: PutOptions) {
+    return { Bucket: this.target.bucket, Key: this.keyOf(key), ContentType: options.contentType ?? contentTypeOf(key), CacheControl: options.cacheControl };
   }
 
-  async putFile(key: string, path: string, contentType = contentTypeOf(key)): Promise<void> {
+  async put(key: string, body: Buffer | string, options: PutOptions = {}): Promise<void> {
+    await this.client.send(new PutObjectCommand({ ...this.meta(key, options), Body: body }));
+  }
+
+  async putFile(key: string, path: string, options: PutOptions = {}): Promise<void> {
     const { size } = await stat(path);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.target.bucket, Key: this.keyOf(key), Body: createReadStream(path), ContentLength: size, ContentType: contentType }),
-    );
+    await this.client.send(new PutObjectCommand({ ...this.meta(key, options), Body: createReadStream(path), ContentLength: size }));
   }
 
   private async body(key: string): Promise<Readable | null> {

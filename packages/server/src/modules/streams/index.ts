@@ -14,11 +14,19 @@ import { mountMediaHooks } from './network/media/media-hooks.router';
 import { purgeProviderNoticesJob } from './provider-webhooks/purge-provider-notices.job';
 import { mediaProcessingJob } from './network/media/media-processing.job';
 import { startMediaNetwork, type RunningMediaNetwork } from './network/media/start-media-network';
+import { storedMediaHls } from './network/media/media-hls';
+import { MEDIA_PROVIDER } from './network/media/media-network';
 
 /** Streams: live streams, assets, uploads, clips, moments, playback ids and signing keys, over a video network. */
 export const streamsModule: ModuleDefinition = {
   name: 'streams',
-  setup: (ctx) => videoNetworksPart.set(ctx, VideoNetworks.forServer(ctx.config.baseUrl, { db: ctx.db, secrets: ctx.secrets })),
+  setup: (ctx) => {
+    const networks = VideoNetworks.forServer(ctx.config.baseUrl, { db: ctx.db, secrets: ctx.secrets });
+    // The media network's HLS in the bucket is served by every process, whichever machine runs the network.
+    const stored = storedMediaHls(ctx);
+    if (stored) networks.serveStoredHls(MEDIA_PROVIDER, stored);
+    videoNetworksPart.set(ctx, networks);
+  },
   routers: (ctx) => ({ streams: streamsRouter(ctx) }),
   mountRaw: (app, ctx, middleware) => {
     // Test-mode direct uploads take a raw file.

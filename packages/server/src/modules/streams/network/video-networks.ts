@@ -5,7 +5,7 @@ import type { SecretBox } from '../../../core/secret-box';
 import { AccountNetworks } from './external/account-networks';
 import { MEDIA_PROVIDER } from './media/media-network';
 import { SimulatedVideoNetwork } from './simulated-network';
-import { VideoNetworkRejection, VideoNetworkStorageExhausted, type VideoNetwork } from './video-network';
+import { VideoNetworkRejection, VideoNetworkStorageExhausted, type LocalHls, type VideoNetwork } from './video-network';
 
 /** The network every test-mode object uses. */
 export const TEST_MODE_NETWORK = 'simulated';
@@ -20,6 +20,8 @@ export class VideoNetworks {
   accounts: AccountNetworks | null = null;
   /** Live mode's network for tenants whose operator chose none (the server's own media network, when it runs). */
   defaultLiveNetwork: string | undefined;
+  /** HLS this process serves for networks it does not run: the media network's, from the bucket, on API processes. */
+  private readonly storedHls = new Map<string, LocalHls>();
 
   constructor(networks: VideoNetwork[]) {
     for (const n of networks) this.use(n);
@@ -37,6 +39,20 @@ export class VideoNetworks {
   /** Adds a network, or replaces the one of the same name (tests put a failing `simulated` network in). */
   use(network: VideoNetwork): void {
     this.networks.set(network.provider, network);
+  }
+
+  serveStoredHls(provider: string, hls: LocalHls): void {
+    this.storedHls.set(provider, hls);
+  }
+
+  /**
+   * Where the playback routes read `provider`'s HLS: the network's own when it runs here (`undefined` for one that
+   * serves its media itself), else its copy in the bucket; `null` when this process can serve none of it.
+   */
+  hlsOf(provider: string): LocalHls | undefined | null {
+    const network = this.networks.get(provider);
+    if (network) return network.localHls;
+    return this.storedHls.get(provider) ?? null;
   }
 
   get names(): string[] {

@@ -6,14 +6,16 @@ import type { Playable } from './playback-owners';
 
 const withToken = (path: string, token: string | undefined) => (token ? `${path}?token=${encodeURIComponent(token)}` : path);
 
-/** The network serving `playable` from this server's disk, if it is such a network. */
+/** Where this server reads `playable`'s HLS (its disk, or the bucket), if it serves it itself. */
 export function localHlsOf(deps: StreamsDeps, playable: Playable): LocalHls | undefined {
   if (!playable.providerRef) return undefined;
-  // Media made by a network this server no longer runs (the media network without its binaries) cannot play now.
-  if (!deps.videoNetworks.names.includes(playable.provider)) {
+  const hls = deps.videoNetworks.hlsOf(playable.provider);
+  // Media made by a network this server does not run (the media network without its binaries, and no bucket
+  // holding its HLS) cannot play here now.
+  if (hls === null) {
     throw ApiError.of('provider_unavailable', { message: `The ${playable.provider} video network is not running on this server.` });
   }
-  return deps.videoNetworks.byProvider(playable.provider).localHls;
+  return hls;
 }
 
 /**

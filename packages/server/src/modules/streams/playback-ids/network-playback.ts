@@ -12,6 +12,8 @@ const PUBLIC_LINK_SECONDS = 3600;
  * networks this server plays itself.
  */
 export async function networkPlaybackRedirect(deps: StreamsDeps, playable: Playable, token: string | undefined): Promise<string | null> {
+  // A network this server does not run is served from the bucket or refused (`localHlsOf`), never redirected to.
+  if (!deps.videoNetworks.names.includes(playable.provider)) return null;
   const network = deps.videoNetworks.byProvider(playable.provider);
   if (!network.playbackRedirect) return null;
   if (!playable.providerRef) throw ApiError.of('asset_not_ready', { message: 'The video network has not named this media yet.' });

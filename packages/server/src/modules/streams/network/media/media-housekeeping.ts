@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AppContext } from '../../../../core/context';
 import { jobOf, sendInTransaction } from '../../../../jobs/send-in-transaction';
 import type { MediaVideoNetwork } from './media-network';
+import { LIVE } from './media-layout';
 import { listPreparingMediaAssets } from './media.repository';
 
 const EVERY_MS = 60_000;
@@ -29,7 +30,8 @@ async function usage(dir: string): Promise<{ bytes: number; newest: number }> {
 
 /**
  * One pass: live HLS of broadcasts no encoder feeds any more is deleted once it is older than the DVR window
- * plus the longest reconnect window (while live, nginx's `hls_cleanup` keeps only the DVR window), stale
+ * plus the longest reconnect window (while live, nginx's `hls_cleanup` keeps only the DVR window), with its copy
+ * in the bucket, stale
  * scratch files go, and the disk used is logged. Past `SVC_MEDIA_MAX_DISK_MB` the network takes no new
  * encoders or uploads until space is freed (deleting assets frees their files).
  */
@@ -39,7 +41,10 @@ export async function housekeep(ctx: Pick<AppContext, 'config' | 'log'>, network
   for (const ref of await readdir(layout.live).catch(() => [] as string[])) {
     if (network.publishers.has(ref)) continue;
     const { newest } = await usage(join(layout.live, ref));
-    if (now - newest > keepLiveMs) await rm(join(layout.live, ref), { recursive: true, force: true });
+    if (now - newest <= keepLiveMs) continue;
+    // Its copy in the bucket first: should that fail, the directory is still there to try again.
+    if (ctx.config.SVC_STORAGE_URL) await network.store.deletePrefix(`${LIVE}/${ref}/`);
+    await rm(join(layout.live, ref), { recursive: true, force: true });
   }
   for (const name of await readdir(layout.work).catch(() => [] as string[])) {
     const s = await stat(join(layout.work, name)).catch(() => undefined);

@@ -27,10 +27,12 @@ export function mediaLayout(dir: string): MediaLayout {
 /**
  * Keys in the media network's object store (the media directory itself, or `SVC_STORAGE_URL`'s bucket under
  * `media/`): files `PUT` to one-time upload URLs as `uploads/<upload ref>`, packaged on-demand HLS (uploads, URLs,
- * recordings) as `assets/<asset ref>/index.m3u8` and `<n>.ts`.
+ * recordings) as `assets/<asset ref>/index.m3u8` and `<n>.ts`; with a bucket, live HLS copied from `live/` as nginx
+ * writes it, as `live/<live input ref>/index.m3u8` and `<n>.ts`, so API processes on other machines serve it.
  */
 export const UPLOADS = 'uploads';
 export const ASSETS = 'assets';
+export const LIVE = 'live';
 
 /** The nginx application encoders publish to (`rtmp://host:port/live/<stream key>`). */
 export const INGEST_APP = 'live';

@@ -80,7 +80,7 @@ export class MediaVideoNetwork implements VideoNetwork {
 
   constructor(readonly options: MediaNetworkOptions) {
     this.store = options.store;
-    this.localHls = new MediaHls(options.layout, options.store);
+    this.localHls = new MediaHls(options.store, options.layout.live);
     this.relays = new SimulcastRelays(options.ffmpeg, (ref) => this.loopbackUrl(ref), options.log);
     this.relays.onRetry = (ref, target) => {
       if (this.publishers.has(ref)) this.relays.start(ref, target);

@@ -9,6 +9,7 @@ import { streamsDeps } from '../../streams-deps';
 import { videoNetworksPart } from '../../streams-parts';
 import { findMediaBinaries } from './media-binaries';
 import { startHousekeeping } from './media-housekeeping';
+import { LiveHlsCopier } from './live-hls-copier';
 import { mediaLayout } from './media-layout';
 import { MEDIA_PROVIDER, MediaVideoNetwork } from './media-network';
 import { renderNginxConfig } from './nginx-config';
@@ -134,6 +135,9 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
   // Encoders of a previous run are gone: their streams move on as if they had left.
   await reconcilePublishers(deps, network, log);
   const housekeeping = startHousekeeping(ctx, network);
+  // With a bucket, live HLS goes there too, so API processes on other machines serve it (docs/self-hosting.md).
+  const copier = config.SVC_STORAGE_URL ? new LiveHlsCopier(layout.live, store, log) : null;
+  copier?.start();
   log.info({ rtmp_url: rtmpUrl, media_dir: layout.root, storage: store.description, pid: supervisor.pid }, 'media network running (nginx-rtmp, ffmpeg)');
   return {
     network,
@@ -141,6 +145,7 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
     nginxPid: () => supervisor.pid,
     stop: async () => {
       housekeeping.stop();
+      await copier?.stop();
       network.relays.stopAll();
       await supervisor.stop();
     },
