@@ -7,7 +7,7 @@ import type { OrderKindHandler, OrderRow, RefundedUnits, ReleaseReason } from '.
 import { nowOf } from '../commerce-access';
 import { releaseStock, restockSold, sellFreeStock, sellReservedStock, type StockLine } from '../stock/stock.service';
 import { grantDigitalItems, revokeDigitalItems, revokeOrderGrants } from './product-grants';
-import { findProductOrder, findProductOrders, moveStockState, updateProductOrder } from './product-orders.repository';
+import { findProductOrder, findProductOrders, moveStockState, orderIdsInFulfillmentStatus, updateProductOrder } from './product-orders.repository';
 import { serializeProductOrderFields } from './product-order-fields';
 
 async function ownRow(trx: Transaction<DB>, scope: Scope, order: OrderRow) {
@@ -65,4 +65,6 @@ export const productOrderKind: OrderKindHandler = {
     const rows = await findProductOrders(db, scope, orders.map((o) => o.id));
     return new Map<string, Partial<Order>>(rows.map((r) => [r.order_id, serializeProductOrderFields(r)]));
   },
+
+  inFulfillmentStatus: orderIdsInFulfillmentStatus,
 };
