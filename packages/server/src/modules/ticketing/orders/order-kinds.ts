@@ -64,6 +64,11 @@ export interface OrderKindHandler {
    * a subquery (`GET /v1/orders?fulfillment_status=`), so the list's other filters and its pages apply as usual.
    */
   inFulfillmentStatus?(scope: Scope, status: FulfillmentStatus): RawBuilder<unknown>;
+  /**
+   * Guest orders (this kind's, and for `product` ticket orders with add-ons) just taken by the customer who signed
+   * in with their buyer's verified email or phone, in the sign-in's transaction: pass them what the orders granted.
+   */
+  claimed?(trx: Transaction<DB>, scope: Scope, customerId: string, orders: readonly OrderRow[]): Promise<void>;
 }
 
 const handlers = new Map<OrderKind, OrderKindHandler>();
