@@ -87,8 +87,8 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
       referral: input.referral || input.ref ? { referral: input.referral ?? null, ref: input.ref ?? null } : undefined,
       prepared,
     });
-    // Every buyer of a variant waits for its row: it is taken last, so it is held only from here to the commit
-    // (taken first, it was held through every write above, and a rush of buyers queued on it).
+    // Every buyer of a variant waits for its row: taken last, it is held only from here to the commit (taken
+    // first, it would be held through every write above, and a rush of buyers would queue behind them).
     if (due) await reserveStock(trx, scope, stockLines);
     return created.order;
   });
