@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/database';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
-import { findVariantsWithProducts, type LineProduct } from '../products/products.repository';
+import { variantsWithProducts, type LineProduct } from '../products/products.service';
 
 /** One line of a new product order: a variant, its product, and the units summed over repeats. */
 export interface PlannedLine {
@@ -44,7 +44,7 @@ export async function planOrderLines(db: Executor, scope: Scope, items: Readonly
   });
   const ids = [...firstIndex.keys()];
   const known = ids.filter((id) => isIdOf('product_variant', id));
-  const found = new Map((await findVariantsWithProducts(db, scope, known)).map((r) => [r.variant.id, r]));
+  const found = new Map((await variantsWithProducts(db, scope, known)).map((r) => [r.variant.id, r]));
   const lines: PlannedLine[] = [];
   let first: LineProduct | undefined;
   for (const id of ids) {
