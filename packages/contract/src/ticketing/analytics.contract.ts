@@ -39,7 +39,14 @@ const Range = z.object({ from: z.string(), to: z.string(), timezone: z.string() 
 export const AnalyticsOverviewSchema = z.object({
   data: z.object({
     stats: z.object({
-      total_revenue: z.object({ value: z.number(), currency: z.string(), change_percentage: Change }).optional(),
+      total_revenue: z
+        .object({ value: z.number(), currency: z.string(), change_percentage: Change })
+        .optional()
+        .describe('Ticket revenue: the ticket lines of paid orders, minus their refunds (a booking\'s add-ons are `add_on_revenue`).'),
+      add_on_revenue: z
+        .object({ value: z.number(), currency: z.string(), change_percentage: Change })
+        .optional()
+        .describe('Products added to bookings (their lines and shipping), minus their refunds; shown with `total_revenue`.'),
       tickets_sold: Stat(z.number().int()),
       page_views: Stat(z.number().int()),
       conversion_rate: Stat(z.number()),
@@ -70,12 +77,14 @@ export const analyticsContract = c.router(
       method: 'GET',
       path: '/v1/organizer/analytics/revenue',
       summary: 'Revenue by day',
-      description: 'Succeeded payments minus succeeded refunds per day in the organization\'s timezone, comps excluded. Owners, admins and secret keys only (`403` otherwise).',
+      description:
+        'Succeeded payments minus succeeded refunds per day in the organization\'s timezone, comps excluded: `revenue` of tickets, ' +
+        '`add_on_revenue` of products added to bookings (their lines and shipping). Owners, admins and secret keys only (`403` otherwise).',
       query: EventQuery,
       responses: {
         200: z.object({
-          data: z.array(z.object({ date: z.string(), revenue: z.number(), currency: z.string() })),
-          meta: z.object({ range: Range, period: z.string(), total_revenue: z.number(), cache_ttl_seconds: z.number().int() }),
+          data: z.array(z.object({ date: z.string(), revenue: z.number(), add_on_revenue: z.number(), currency: z.string() })),
+          meta: z.object({ range: Range, period: z.string(), total_revenue: z.number(), total_add_on_revenue: z.number(), cache_ttl_seconds: z.number().int() }),
         }),
         ...errors,
       },
@@ -113,7 +122,8 @@ export const analyticsContract = c.router(
               tickets_sold: z.number().int(),
               capacity: z.number().int().nullable(),
               utilization_pct: z.number().nullable(),
-              revenue: z.number().optional(),
+              revenue: z.number().optional().describe('Ticket revenue.'),
+              add_on_revenue: z.number().optional().describe('Products added to the event\'s bookings (their lines and shipping), minus refunds.'),
               currency: z.string(),
               checkin_rate_pct: z.number().nullable(),
             }),

@@ -4,6 +4,7 @@ import { access } from '../common/access';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors';
 import { ExternalIdSchema } from '../common/metadata';
 import { CreatedRange, CursorPageQuerySchema, cursorListOf, dataOf } from '../common/pagination';
+import { FULFILLMENT_STATUSES } from '../commerce/orders.schemas';
 import { ORDER_KINDS, ORDER_STATUSES, OrderSchema } from './orders.schemas';
 
 const c = initContract();
@@ -27,13 +28,17 @@ export const ordersContract = c.router(
       path: '/v1/orders',
       summary: 'List orders',
       description:
-        'Newest first; filter by `kind`, `organization`, `event` (slug or uuid), `status`, `customer` and `created[gte|gt|lte|lt]`. ' +
+        'Newest first; filter by `kind`, `organization`, `event` (slug or uuid), `status`, `fulfillment_status`, `customer` and `created[gte|gt|lte|lt]`. ' +
         'A restricted key sees only the kinds its scopes cover (`events:read` tickets, `commerce:read` products, `fanbases:read` subscriptions); a member the kinds their permissions cover in each organization.',
       query: CursorPageQuerySchema.extend({
         kind: z.enum(ORDER_KINDS).optional(),
         organization: z.string().max(255).optional().describe('The `org_` id.'),
         event: z.string().max(255).optional(),
         status: z.enum(ORDER_STATUSES).optional(),
+        fulfillment_status: z
+          .enum(FULFILLMENT_STATUSES)
+          .optional()
+          .describe('Orders with something to ship or hand over (product orders, and bookings with add-ons) in this fulfilment status.'),
         customer: z.string().max(255).optional(),
         created: CreatedRange.optional(),
       }),

@@ -41,6 +41,7 @@ import * as paymentRetentionIndexes from './migrations/2026_12_03_90_payment_ret
 import * as bookingAddOns from './migrations/2026_12_04_20_booking_add_ons';
 import * as guestOrders from './migrations/2026_12_04_21_guest_orders';
 import * as payoutChecks from './migrations/2026_12_04_30_payout_checks';
+import * as addOnSales from './migrations/2026_12_05_20_add_on_sales';
 import * as orderKinds from './migrations/2026_12_03_30_order_kinds';
 import * as fanbases from './migrations/2026_12_03_40_fanbases';
 import * as subscriptionCheckout from './migrations/2026_12_03_41_subscription_checkout';
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_04_30_payout_checks': payoutChecks,
   '2026_12_05_10_saved_payment_methods': savedPaymentMethods,
   '2026_12_05_11_event_gates': eventGates,
+  '2026_12_05_20_add_on_sales': addOnSales,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

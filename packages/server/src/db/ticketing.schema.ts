@@ -142,6 +142,8 @@ export interface OrdersTable {
   amount_subtotal: ColumnType<number, never, never>;
   /** A ticket order's add-ons: its product lines' total plus shipping; `null` without add-ons. */
   amount_add_ons: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Of `amount_refunded`, what went back for the add-ons (the analytics count it apart from the tickets'). */
+  amount_add_ons_refunded: Generated<number>;
   /** The `sub_` of a subscription order. */
   subscription_id: ColumnType<string | null, string | null | undefined, string | null>;
   amount_paid: Generated<number>;

@@ -5,6 +5,7 @@ import { attendees, bookAs, bucketsOf, pk, seedEvent } from '../ticketing/bookin
 import { eventsOf } from '../ticketing/payments-fixtures';
 import { creatorOrg, product, readyAsset, sk, variantRow, type Tenant } from './commerce-fixtures';
 import { address, payOrder, readOrder, refundOrder } from './orders-fixtures';
+import { cancelOrdersOfEvent } from '../../src/modules/ticketing/event-cancel/cancel-event-orders.job';
 
 const t = useTestServer({ SVC_RATE_LIMIT_PUBLIC: '100000' });
 
@@ -112,6 +113,25 @@ describe('add-ons to a booking', () => {
     expectStatus(await t.http().post(`/v1/orders/${second.id}/cancel`).set(sk(tenant)), 200);
     expect(await variantRow(t, tee)).toMatchObject({ stock: 5, reserved: 0 });
     expect((await readOrder(t, tenant, second.id)).status).toBe('cancelled');
+  });
+
+  it('restocks the add-ons of a free paid booking cancelled with its event, as a refund would', async () => {
+    const tenant = await t.tenant('AddonFree');
+    const show = await seedEvent(t, tenant, { ticketTypes: [{ price: 0 }] });
+    const tee = (await product(t, tenant, show.organization, { variants: [{ name: 'Free / M', sku: 'ADD-FREE-M', price: 0, stock: 5 }] })).variants[0].id as string;
+    const free = expectStatus(await book(tenant, show.event.id, show.ticketType.id, { add_ons: [{ variant: tee, quantity: 2 }], shipping_address: address }), 201).data.booking;
+    expect(free).toMatchObject({ status: 'paid', amount_total: 0 });
+    expect(await variantRow(t, tee)).toMatchObject({ stock: 3, reserved: 0, sold: 2 });
+
+    expectStatus(await t.http().post(`/v1/organizer/events/${show.event.id}/cancel`).set(sk(tenant)).send({}), 200);
+    expect(await cancelOrdersOfEvent(t.ctx, { tenantId: tenant.tenant.id, livemode: false }, show.event.id)).toBe(1);
+    const cancelled = await readOrder(t, tenant, free.id);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.line_items.map((l: { quantity_refunded: number }) => l.quantity_refunded)).toEqual([1, 2]);
+    expect(await variantRow(t, tee)).toMatchObject({ stock: 5, reserved: 0, sold: 0 });
+    // Run again (a retried job): nothing moves twice.
+    expect(await cancelOrdersOfEvent(t.ctx, { tenantId: tenant.tenant.id, livemode: false }, show.event.id)).toBe(0);
+    expect(await variantRow(t, tee)).toMatchObject({ stock: 5, sold: 0 });
   });
 
   it('refuses add-ons it cannot sell, holding neither seats nor stock', async () => {

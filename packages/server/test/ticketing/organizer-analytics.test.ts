@@ -21,6 +21,7 @@ describe('organizer analytics figures', () => {
     const overview = expectStatus(await get('/v1/organizer/analytics', owner, q('2d', { compare: 'true' })), 200);
     expect(overview.data.stats).toEqual({
       total_revenue: { value: 65, currency: 'KES', change_percentage: 20.4 }, // (6500 - 5400) / 5400
+      add_on_revenue: { value: 0, currency: 'KES', change_percentage: null },
       tickets_sold: { value: 3, change_percentage: 0 }, // 3 against 3
       page_views: { value: 3, change_percentage: null }, // nothing before
       conversion_rate: { value: 66.7, change_percentage: null }, // 2 paid orders / 3 visitors
@@ -49,17 +50,17 @@ describe('organizer analytics figures', () => {
 
     const revenue = expectStatus(await get('/v1/organizer/analytics/revenue', owner, q('3d')), 200);
     expect(revenue.data).toEqual([
-      { date: dateOf(-2), revenue: 54, currency: 'KES' },
-      { date: dateOf(-1), revenue: 50, currency: 'KES' },
-      { date: dateOf(0), revenue: 15, currency: 'KES' },
+      { date: dateOf(-2), revenue: 54, add_on_revenue: 0, currency: 'KES' },
+      { date: dateOf(-1), revenue: 50, add_on_revenue: 0, currency: 'KES' },
+      { date: dateOf(0), revenue: 15, add_on_revenue: 0, currency: 'KES' },
     ]);
     expect(revenue.meta.total_revenue).toBe(119);
 
     // Jazz Night: 3 valid tickets of 100 seats, 1 checked in.
     const events = expectStatus(await get('/v1/organizer/analytics/events', owner, q('3d')), 200);
     expect(events.data).toEqual([
-      { event_id: e1.event.id, event_name: 'Jazz Night', slug: e1.event.slug, status: 'published', tickets_sold: 3, capacity: 100, utilization_pct: 3, revenue: 65, currency: 'KES', checkin_rate_pct: 33.3 },
-      { event_id: e2.event.id, event_name: 'Poetry Slam', slug: e2.event.slug, status: 'published', tickets_sold: 3, capacity: null, utilization_pct: null, revenue: 54, currency: 'KES', checkin_rate_pct: 0 },
+      { event_id: e1.event.id, event_name: 'Jazz Night', slug: e1.event.slug, status: 'published', tickets_sold: 3, capacity: 100, utilization_pct: 3, revenue: 65, add_on_revenue: 0, currency: 'KES', checkin_rate_pct: 33.3 },
+      { event_id: e2.event.id, event_name: 'Poetry Slam', slug: e2.event.slug, status: 'published', tickets_sold: 3, capacity: null, utilization_pct: null, revenue: 54, add_on_revenue: 0, currency: 'KES', checkin_rate_pct: 0 },
     ]);
     expect(events.meta).toMatchObject({ total_events: 2, limit: 20, sort: 'tickets_sold' });
 
@@ -185,8 +186,8 @@ describe('organizer analytics figures', () => {
     expect(overview.data.stats.total_revenue.value).toBe(0);
     const revenue = expectStatus(await get('/v1/organizer/analytics/revenue', sk(tenant), { organization: org.id, period: '7d' }), 200);
     expect(revenue.data).toEqual([
-      { date: dateOf(-1), revenue: 30, currency: 'KES' },
-      { date: dateOf(0), revenue: -30, currency: 'KES' },
+      { date: dateOf(-1), revenue: 30, add_on_revenue: 0, currency: 'KES' },
+      { date: dateOf(0), revenue: -30, add_on_revenue: 0, currency: 'KES' },
     ]);
   });
 

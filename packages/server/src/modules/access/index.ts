@@ -24,6 +24,7 @@ export {
   revokeEntitlementInTransaction,
   revokeEntitlementsBySource,
   revokeEntitlementsBySourceFor,
+  passEntitlementsBySource,
   type TransactionalGrant,
 } from './entitlements/transactional-grants';
 // Fanbases keeps the entitlements of memberships and subscriptions in step with them, in its own transactions.

@@ -9,7 +9,7 @@ import { endSessionsOf } from '../sessions/session-rows.service';
 import { limitsColumn } from './grant-entitlement';
 import * as repo from './entitlements.repository';
 import { emitEntitlementEvent, prepareEntitlementEvent } from './entitlements.serializer';
-import type { PreparedEvent } from '../../../core/events/emit-event';
+import { emitPreparedEvents, type PreparedEvent } from '../../../core/events/emit-event';
 
 export interface TransactionalGrant {
   customer: string;
@@ -165,3 +165,32 @@ async function revokeWhere(trx: Transaction<DB>, scope: Scope, now: Date, narrow
   return rows.length;
 }
 
+
+/**
+ * Passes the active entitlements granted with this source and one of `sourceRefs` (a guest's order codes) to
+ * `customer`, the person who signed in and took those orders: each held by another customer is granted to them,
+ * with its end and limits (`access.entitlement.granted`), and revoked from the other (`.revoked`), in the
+ * caller's transaction. Answers how many passed.
+ */
+export async function passEntitlementsBySource(trx: Transaction<DB>, scope: Scope, source: EntitlementSource, sourceRefs: readonly string[], customer: string, now: Date) {
+  if (sourceRefs.length === 0) return 0;
+  const held = await activeEntitlements(trx, scope)
+    .where('status', '=', 'active')
+    .where('source', '=', source)
+    .where('source_ref', 'in', [...sourceRefs])
+    .where('customer', 'is not', null)
+    .where('customer', '<>', customer)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  if (held.length === 0) return 0;
+  const rows = held.map((r) => ({
+    ...grantRow(scope, { customer, resource: { type: r.resource_type, id: r.resource_id }, source, source_ref: r.source_ref ?? '', ends_at: r.ends_at }, now),
+    starts_at: r.starts_at,
+    limits: r.limits,
+  }));
+  const inserted = await repo.insertEntitlementsIfNew(trx, rows);
+  await emitPreparedEvents(trx, rows.filter((r) => inserted.has(r.id)).map((r) => prepareEntitlementEvent(scope, 'access.entitlement.granted', r, now)));
+  await revokeWhere(trx, scope, now, (q) => q.where('id', 'in', held.map((r) => r.id)));
+  return held.length;
+}

@@ -29,10 +29,11 @@ async function buyerOf(ctx: AppContext, caller: TenantPrincipal, input: CreatePr
 const description = (l: OrderPlan['lines'][number]) => `${l.product.name} — ${l.variant.name}`;
 
 /**
- * `POST /v1/orders` (products-api § 3.3). In one transaction: the stock reserved (variants locked in id order;
- * one miss is `409 out_of_stock` and nothing is kept), commerce's row of the order, then the order itself with its
- * lines, checkout session, expiry and `commerce.order.created` (a total of 0 is paid at once). Prices are the
- * variants' at this moment and stay on the lines.
+ * `POST /v1/orders` (products-api § 3.3). In one transaction: commerce's row of the order, the order itself with
+ * its lines, checkout session, expiry and `commerce.order.created`, then the stock reserved (variants locked in id
+ * order; one miss is `409 out_of_stock` and nothing is kept). Prices are the variants' at this moment and stay on
+ * the lines. A total of 0 is paid at once, inside `createOrder`, which sells what is reserved: its stock is
+ * reserved first.
  */
 export async function createProductOrder(ctx: AppContext, caller: TenantPrincipal, input: CreateProductOrderInput): Promise<Order> {
   const scope = caller.scope;
@@ -52,7 +53,7 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
   const orderId = newId('order');
   const stockLines = perVariant(plan.lines.map((l) => ({ variant: l.variant.id, quantity: l.quantity })));
   return ctx.db.transaction().execute(async (trx) => {
-    await reserveStock(trx, scope, stockLines);
+    if (!due) await reserveStock(trx, scope, stockLines);
     await insertProductOrder(trx, {
       order_id: orderId,
       tenant_id: scope.tenantId,
@@ -86,6 +87,9 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
       referral: input.referral || input.ref ? { referral: input.referral ?? null, ref: input.ref ?? null } : undefined,
       prepared,
     });
+    // Every buyer of a variant waits for its row: taken last, it is held only from here to the commit (taken
+    // first, it would be held through every write above, and a rush of buyers would queue behind them).
+    if (due) await reserveStock(trx, scope, stockLines);
     return created.order;
   });
 }

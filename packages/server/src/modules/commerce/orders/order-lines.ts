@@ -1,15 +1,15 @@
 import type { CreateProductOrderInput } from '@svc/contract';
-import type { ProductRow, VariantRow } from '../../../db/commerce.schema';
+import type { VariantRow } from '../../../db/commerce.schema';
 import type { Executor } from '../../../db/database';
 import { ApiError } from '../../../core/errors';
 import { isIdOf } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
-import { productsAndVariants } from '../products/products.service';
+import { variantsWithProducts, type LineProduct } from '../products/products.service';
 
 /** One line of a new product order: a variant, its product, and the units summed over repeats. */
 export interface PlannedLine {
   variant: VariantRow;
-  product: ProductRow;
+  product: LineProduct;
   quantity: number;
 }
 
@@ -44,14 +44,13 @@ export async function planOrderLines(db: Executor, scope: Scope, items: Readonly
   });
   const ids = [...firstIndex.keys()];
   const known = ids.filter((id) => isIdOf('product_variant', id));
-  const { variants, products } = await productsAndVariants(db, scope, known);
+  const found = new Map((await variantsWithProducts(db, scope, known)).map((r) => [r.variant.id, r]));
   const lines: PlannedLine[] = [];
-  let first: ProductRow | undefined;
+  let first: LineProduct | undefined;
   for (const id of ids) {
     const index = firstIndex.get(id)!;
-    const variant = variants.get(id);
-    if (!variant) throw ApiError.of('resource_not_found', { param: `${param}.${index}.variant`, message: `No such variant: '${id}'.` });
-    const product = products.get(variant.product_id)!;
+    if (!found.has(id)) throw ApiError.of('resource_not_found', { param: `${param}.${index}.variant`, message: `No such variant: '${id}'.` });
+    const { variant, product } = found.get(id)!;
     if (product.status !== 'published') throw unavailable(index, 'not_published', `${product.name} is not on sale.`);
     if (!variant.active) throw unavailable(index, 'inactive', `${product.name} (${variant.name}) is not on sale.`);
     first ??= product;

@@ -6,8 +6,8 @@ import type { DB } from '../../../db/schema';
 import type { OrderKindHandler, OrderRow, RefundedUnits, ReleaseReason } from '../../ticketing';
 import { nowOf } from '../commerce-access';
 import { releaseStock, restockSold, sellFreeStock, sellReservedStock, type StockLine } from '../stock/stock.service';
-import { grantDigitalItems, revokeDigitalItems, revokeOrderGrants } from './product-grants';
-import { findProductOrder, findProductOrders, moveStockState, updateProductOrder } from './product-orders.repository';
+import { grantDigitalItems, passDigitalItems, revokeDigitalItems, revokeOrderGrants } from './product-grants';
+import { findProductOrder, findProductOrders, moveStockState, orderIdsInFulfillmentStatus, updateProductOrder } from './product-orders.repository';
 import { serializeProductOrderFields } from './product-order-fields';
 
 async function ownRow(trx: Transaction<DB>, scope: Scope, order: OrderRow) {
@@ -27,7 +27,7 @@ export const productOrderKind: OrderKindHandler = {
   async paid(trx, ctx, scope, order) {
     const row = await ownRow(trx, scope, order);
     if (await moveStockState(trx, scope, order.id, 'held', 'sold')) await sellReservedStock(trx, scope, row.lines);
-    await grantDigitalItems(trx, ctx, scope, order);
+    await grantDigitalItems(trx, scope, order, nowOf(ctx));
     // A digital-only order has nothing to pack: it is fulfilled when paid.
     if (row.shipping_method === null && row.fulfillment_status === 'unfulfilled') {
       const now = order.paid_at ?? nowOf(ctx);
@@ -64,5 +64,11 @@ export const productOrderKind: OrderKindHandler = {
   async serialize(db, scope, orders) {
     const rows = await findProductOrders(db, scope, orders.map((o) => o.id));
     return new Map<string, Partial<Order>>(rows.map((r) => [r.order_id, serializeProductOrderFields(r)]));
+  },
+
+  inFulfillmentStatus: orderIdsInFulfillmentStatus,
+
+  async claimed(trx, scope, customerId, orders) {
+    await passDigitalItems(trx, scope, customerId, orders, new Date());
   },
 };

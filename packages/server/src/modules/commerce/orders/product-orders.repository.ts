@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { FulfillmentStatus, ProductOrderRow, ProductOrdersTable } from '../../../db/commerce.schema';
 import type { Executor } from '../../../db/database';
 import { scoped, type Scope } from '../../../core/scope';
@@ -41,3 +41,7 @@ export async function productOrdersWithStatus(db: Executor, scope: Scope, filter
   if (after) q = q.where('order_id', '>', after);
   return q.orderBy('order_id').limit(limit).execute();
 }
+
+/** The ids of the scope's orders in a fulfilment status, as a subquery for the order list. */
+export const orderIdsInFulfillmentStatus = (scope: Scope, status: FulfillmentStatus): RawBuilder<unknown> =>
+  sql`select p.order_id from product_orders p where p.tenant_id = ${scope.tenantId} and p.livemode = ${scope.livemode} and p.fulfillment_status = ${status}`;

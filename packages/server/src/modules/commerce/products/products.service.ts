@@ -157,3 +157,8 @@ export async function productsAndVariants(db: Executor, scope: Scope, variantIds
   const productRows = await repo.findProducts(db, scope, [...new Set(variantRows.map((v) => v.product_id))]);
   return { variants: new Map(variantRows.map((v) => [v.id, v])), products: new Map(productRows.map((p) => [p.id, p])) };
 }
+
+export type { LineProduct } from './products.repository';
+
+/** Variants with what an order's lines need of their products, in one read (an order's plan). */
+export const variantsWithProducts = (db: Executor, scope: Scope, variantIds: readonly string[]) => repo.findVariantsWithProducts(db, scope, variantIds);

@@ -5,7 +5,8 @@ import { ApiError } from '../../../core/errors';
 import { newId } from '../../../core/ids';
 import type { Scope } from '../../../core/scope';
 import { parseEncryptionKey } from '../../../core/secret-box';
-import type { Executor } from '../../../db/database';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../../db/schema';
 import { startSession } from '../auth/sessions.service';
 import type { SignInMethod } from '../auth/access-tokens';
 import { requireChannel, writeMessage } from '../../messaging';
@@ -108,7 +109,7 @@ export async function requestCode(ctx: AppContext, scope: Scope, input: CodeRequ
 }
 
 /** In the spending transaction: the person, their customer, their invitations, what they bought as a guest, and a new session. */
-export async function signIn(ctx: AppContext, db: Executor, scope: Scope, destination: Destination, amr: SignInMethod): Promise<Session> {
+export async function signIn(ctx: AppContext, db: Transaction<DB>, scope: Scope, destination: Destination, amr: SignInMethod): Promise<Session> {
   const user = await findOrCreateUser(db, destination);
   const customerId = await customerForUser(db, scope, user.id, destination);
   await activateMembers(db, scope.tenantId, user.id, destination);

@@ -1,5 +1,6 @@
+import type { Transaction } from 'kysely';
 import type { Scope } from '../../../core/scope';
-import type { Executor } from '../../../db/database';
+import type { DB } from '../../../db/schema';
 
 /** A person who just signed in to a tenant's environment: their customer and the email or phone they proved. */
 export interface SignedInPerson {
@@ -9,7 +10,7 @@ export interface SignedInPerson {
 }
 
 /** What another module does, in the sign-in's transaction, for the person who signed in (ticketing: their guest orders). */
-export type SignInListener = (db: Executor, scope: Scope, person: SignedInPerson) => Promise<void>;
+export type SignInListener = (trx: Transaction<DB>, scope: Scope, person: SignedInPerson) => Promise<void>;
 
 const listeners = new Set<SignInListener>();
 
@@ -17,6 +18,6 @@ export function registerSignInListener(listener: SignInListener): void {
   listeners.add(listener);
 }
 
-export async function customerSignedIn(db: Executor, scope: Scope, person: SignedInPerson): Promise<void> {
-  for (const listener of listeners) await listener(db, scope, person);
+export async function customerSignedIn(trx: Transaction<DB>, scope: Scope, person: SignedInPerson): Promise<void> {
+  for (const listener of listeners) await listener(trx, scope, person);
 }

@@ -14,19 +14,26 @@ export interface Filter {
 /**
  * The daily sales the reads sum, as `alias`: the rollup, or, for one promoter, the same columns made from that
  * promoter's paid ticket orders (the rollups have no promoter; an organization's attributed orders are few).
- * A fully refunded order gives its tickets and its order back, as the rollup does.
+ * A fully refunded order gives its tickets and its order back, as the rollup does. `gross` and `refunded` are the
+ * tickets' money; `add_ons_gross` and `add_ons_refunded` a booking's add-ons (product lines and their shipping).
  */
 function sales(f: Filter, alias = 'event_daily_sales') {
   const as = sql.raw(alias);
   if (!f.promoterId) return sql`event_daily_sales as ${as}`;
   const kept = sql`case when o.status = 'refunded' then 0 else 1 end`;
   return sql`(
-    select o.organization_id, o.event_id, o.ticket_type_id, (o.paid_at at time zone ${f.timezone ?? 'UTC'})::date as day,
-      o.seats * ${kept} as tickets_sold, ${kept} as orders_paid, o.amount_paid as gross, o.amount_refunded as refunded,
-      case when o.coupon_id is null then 0 else ${kept} end as coupon_orders
-    from orders o
-    where o.organization_id = ${f.organizationId} and o.kind = 'ticket' and o.paid_at is not null
-      and o.status in ('paid', 'partially_refunded', 'refunded') and o.attribution->>'promoter' = ${f.promoterId}
+    select organization_id, event_id, ticket_type_id, day, tickets_sold, orders_paid, amount_paid - add_ons_gross as gross,
+      amount_refunded - add_ons_refunded as refunded, coupon_orders, add_ons_gross, add_ons_refunded
+    from (
+      select o.organization_id, o.event_id, o.ticket_type_id, (o.paid_at at time zone ${f.timezone ?? 'UTC'})::date as day,
+        o.seats * ${kept} as tickets_sold, ${kept} as orders_paid, o.amount_paid, o.amount_refunded,
+        case when o.coupon_id is null then 0 else ${kept} end as coupon_orders,
+        least(coalesce(o.amount_add_ons, 0), o.amount_paid) as add_ons_gross,
+        o.amount_add_ons_refunded as add_ons_refunded
+      from orders o
+      where o.organization_id = ${f.organizationId} and o.kind = 'ticket' and o.paid_at is not null
+        and o.status in ('paid', 'partially_refunded', 'refunded') and o.attribution->>'promoter' = ${f.promoterId}
+    ) p
   ) as ${as}`;
 }
 
@@ -40,15 +47,24 @@ export interface SalesTotals {
   revenue: number;
   gross: number;
   couponOrders: number;
+  /** A booking's add-ons: paid minus refunded. */
+  addOnsRevenue: number;
 }
 
 export async function salesTotals(db: Executor, f: Filter, w: Window): Promise<SalesTotals> {
   const { rows } = await sql<Record<string, string>>`
     select sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue, sum(gross) as gross,
-      sum(coupon_orders) as coupon_orders
+      sum(coupon_orders) as coupon_orders, sum(add_ons_gross - add_ons_refunded) as add_ons
     from ${sales(f)} where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}`.execute(db);
   const r = rows[0]!;
-  return { tickets: num(r.tickets), orders: num(r.orders), revenue: num(r.revenue), gross: num(r.gross), couponOrders: num(r.coupon_orders) };
+  return {
+    tickets: num(r.tickets),
+    orders: num(r.orders),
+    revenue: num(r.revenue),
+    gross: num(r.gross),
+    couponOrders: num(r.coupon_orders),
+    addOnsRevenue: num(r.add_ons),
+  };
 }
 
 /**
@@ -72,13 +88,14 @@ export async function topTrafficSources(db: Executor, f: Filter, w: Window, limi
   return rows.map((r) => r.source);
 }
 
-/** Per day: tickets sold and revenue (gross minus refunds). */
+/** Per day: tickets sold, ticket revenue (gross minus refunds) and add-on revenue. */
 export async function salesByDay(db: Executor, f: Filter, w: Window) {
-  const { rows } = await sql<{ day: string; tickets: string; revenue: string }>`
-    select to_char(day, 'YYYY-MM-DD') as day, sum(tickets_sold) as tickets, sum(gross - refunded) as revenue
+  const { rows } = await sql<{ day: string; tickets: string; revenue: string; add_ons: string }>`
+    select to_char(day, 'YYYY-MM-DD') as day, sum(tickets_sold) as tickets, sum(gross - refunded) as revenue,
+      sum(add_ons_gross - add_ons_refunded) as add_ons
     from ${sales(f)} where organization_id = ${f.organizationId} and ${inWindow(w)} ${onEvent(f)}
     group by day order by day`.execute(db);
-  return rows.map((r) => ({ day: r.day, tickets: num(r.tickets), revenue: num(r.revenue) }));
+  return rows.map((r) => ({ day: r.day, tickets: num(r.tickets), revenue: num(r.revenue), addOnsRevenue: num(r.add_ons) }));
 }
 
 /** Each event of the organization with its period's sales and views, its sold seats, capacity and check-ins. */
@@ -86,10 +103,12 @@ export async function eventFigures(db: Executor, f: Filter, w: Window) {
   const { rows } = await sql<Record<string, string | number | null>>`
     select e.id, e.name, e.slug, e.status, e.capacity, e.currency,
       coalesce(s.tickets, 0) as tickets, coalesce(s.orders, 0) as orders, coalesce(s.revenue, 0) as revenue,
+      coalesce(s.add_ons, 0) as add_ons,
       coalesce(v.visitors, 0) as visitors, coalesce(b.sold, 0) as valid_tickets, coalesce(c.tickets_checked_in, 0) as checked_in
     from ticketed_events e
     left join (
-      select event_id, sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue
+      select event_id, sum(tickets_sold) as tickets, sum(orders_paid) as orders, sum(gross - refunded) as revenue,
+        sum(add_ons_gross - add_ons_refunded) as add_ons
       from ${sales(f)} where organization_id = ${f.organizationId} and ${inWindow(w)} group by event_id
     ) s on s.event_id = e.id
     left join (
@@ -111,6 +130,7 @@ export async function eventFigures(db: Executor, f: Filter, w: Window) {
     tickets: num(r.tickets),
     orders: num(r.orders),
     revenue: num(r.revenue),
+    addOnsRevenue: num(r.add_ons),
     visitors: num(r.visitors),
     validTickets: num(r.valid_tickets),
     checkedIn: num(r.checked_in),

@@ -70,7 +70,14 @@ const overview: Build<Body<Routes['overview']>> = async (ctx, who, p, query, f) 
     data: {
       stats: {
         ...(who.revenueVisible
-          ? { total_revenue: { value: major(sales.revenue), currency: who.organization.currency, change_percentage: changeOf(sales.revenue, before ? before[0].revenue : null) } }
+          ? {
+              total_revenue: { value: major(sales.revenue), currency: who.organization.currency, change_percentage: changeOf(sales.revenue, before ? before[0].revenue : null) },
+              add_on_revenue: {
+                value: major(sales.addOnsRevenue),
+                currency: who.organization.currency,
+                change_percentage: changeOf(sales.addOnsRevenue, before ? before[0].addOnsRevenue : null),
+              },
+            }
           : {}),
         tickets_sold: { value: sales.tickets, change_percentage: changeOf(sales.tickets, before ? before[0].tickets : null) },
         page_views: { value: views.views, change_percentage: changeOf(views.views, before ? before[1].views : null) },
@@ -97,11 +104,12 @@ const revenue: Build<Body<Routes['revenue']>> = async (ctx, who, p, query, f) =>
   if (!who.revenueVisible) {
     throw ApiError.of('missing_permission', { message: 'Revenue is shown to organization owners and admins and to secret keys.', details: { required_permission: 'organization_members:write' } });
   }
-  const days = (await q.salesByDay(ctx.db, f, p.current)).filter((d) => d.revenue !== 0);
+  const days = (await q.salesByDay(ctx.db, f, p.current)).filter((d) => d.revenue !== 0 || d.addOnsRevenue !== 0);
   const total = days.reduce((sum, d) => sum + d.revenue, 0);
+  const addOns = days.reduce((sum, d) => sum + d.addOnsRevenue, 0);
   return {
-    data: days.map((d) => ({ date: d.day, revenue: major(d.revenue), currency: who.organization.currency })),
-    meta: { range: rangeOf(who, p), period: query.period, total_revenue: major(total), cache_ttl_seconds: CACHE_TTL_SECONDS },
+    data: days.map((d) => ({ date: d.day, revenue: major(d.revenue), add_on_revenue: major(d.addOnsRevenue), currency: who.organization.currency })),
+    meta: { range: rangeOf(who, p), period: query.period, total_revenue: major(total), total_add_on_revenue: major(addOns), cache_ttl_seconds: CACHE_TTL_SECONDS },
   };
 };
 
@@ -125,7 +133,7 @@ const events: Build<Body<Routes['events']>> = async (ctx, who, p, query, f) => {
       tickets_sold: e.tickets,
       capacity: e.capacity,
       utilization_pct: e.capacity ? round1((e.validTickets / e.capacity) * 100) : e.capacity === 0 ? 0 : null,
-      ...(who.revenueVisible ? { revenue: major(e.revenue) } : {}),
+      ...(who.revenueVisible ? { revenue: major(e.revenue), add_on_revenue: major(e.addOnsRevenue) } : {}),
       currency: e.currency,
       checkin_rate_pct: e.validTickets === 0 ? null : round1((e.checkedIn / e.validTickets) * 100),
     })),

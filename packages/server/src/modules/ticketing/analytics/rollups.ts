@@ -17,18 +17,21 @@ interface SaleDelta {
   refunded: number;
   couponOrders: number;
   couponDiscount: number;
+  /** Of `refunded`, what went back for a booking's add-ons (counted apart from the tickets' money). */
+  addOnsRefunded?: number;
 }
 
 const salesUpsert = (order: OrderRow, day: RawBuilder<string>, d: SaleDelta) =>
   sql`
     insert into event_daily_sales as s (tenant_id, livemode, organization_id, event_id, ticket_type_id, day,
-      tickets_sold, orders_paid, gross, refunded, coupon_orders, coupon_discount)
+      tickets_sold, orders_paid, gross, refunded, coupon_orders, coupon_discount, add_ons_refunded)
     values (${order.tenant_id}, ${order.livemode}, ${order.organization_id}, ${order.event_id}::uuid, ${order.ticket_type_id}::uuid, ${day},
-      ${d.tickets}, ${d.orders}, ${d.gross}, ${d.refunded}, ${d.couponOrders}, ${d.couponDiscount})
+      ${d.tickets}, ${d.orders}, ${d.gross}, ${d.refunded - (d.addOnsRefunded ?? 0)}, ${d.couponOrders}, ${d.couponDiscount}, ${d.addOnsRefunded ?? 0})
     on conflict (event_id, ticket_type_id, day) do update set
       tickets_sold = s.tickets_sold + excluded.tickets_sold, orders_paid = s.orders_paid + excluded.orders_paid,
       gross = s.gross + excluded.gross, refunded = s.refunded + excluded.refunded,
-      coupon_orders = s.coupon_orders + excluded.coupon_orders, coupon_discount = s.coupon_discount + excluded.coupon_discount`;
+      coupon_orders = s.coupon_orders + excluded.coupon_orders, coupon_discount = s.coupon_discount + excluded.coupon_discount,
+      add_ons_refunded = s.add_ons_refunded + excluded.add_ons_refunded`;
 
 async function addToSales(db: Executor, order: OrderRow, day: RawBuilder<string>, d: SaleDelta) {
   await salesUpsert(order, day, d).execute(db);
@@ -45,8 +48,9 @@ async function addCouponUse(db: Executor, order: OrderRow, day: RawBuilder<strin
 }
 
 /**
- * Paid orders (comps are not counted): their tickets, their money, their coupons, and who each was for (its valid
- * tickets' people, else its buyer). The database function `count_paid_orders` (migration 2026_11_25_50) does the
+ * Paid orders (comps are not counted): their tickets, their money (a booking's add-ons apart from its tickets'),
+ * their coupons, and who each was for (its valid tickets' people, else its buyer). The database function
+ * `count_paid_orders` (migrations 2026_11_25_50, 2026_12_05_20) does the
  * counting, the same for one order as for many written at once. `also` (more writes of the same orders) ride in
  * the same statement; a day's row is shared by every payment of the ticket type, so it is locked until the commit.
  */
@@ -86,10 +90,11 @@ export async function uncountTickets(db: Executor, order: OrderRow, tickets: num
   await addToSales(db, order, dayIn(order.organization_id, order.paid_at), { tickets: -tickets, orders: 0, gross: 0, refunded: 0, couponOrders: 0, couponDiscount: 0 });
 }
 
-/** A succeeded refund: revenue falls on the day the money went back. */
-export async function countRefund(db: Executor, order: OrderRow, amount: number, at: Date): Promise<void> {
+/** A succeeded refund: revenue falls on the day the money went back; `addOns` of `amount` returned a booking's add-ons. */
+export async function countRefund(db: Executor, order: OrderRow, amount: number, addOns: number, at: Date): Promise<void> {
   if (order.comp) return;
-  await addToSales(db, order, dayIn(order.organization_id, at), { tickets: 0, orders: 0, gross: 0, refunded: amount, couponOrders: 0, couponDiscount: 0 });
+  const d = { tickets: 0, orders: 0, gross: 0, refunded: amount, couponOrders: 0, couponDiscount: 0, addOnsRefunded: addOns };
+  await addToSales(db, order, dayIn(order.organization_id, at), d);
 }
 
 /** A counted page view: the event it was of, the visitor's hash, when. */

@@ -4,13 +4,15 @@ import { scoped, type Scope } from '../../../core/scope';
 import { cancelPendingOrder, orderObject, releaseOrderAs } from '../payments/order-port';
 import { issueRefund } from '../refunds/issue-refund';
 import { orderAfterRefund } from '../refunds/order-after-refund';
+import { refundRemainingUnits, reportRefundedUnits } from '../refunds/refund-lines';
 
 export const EVENT_CANCELLED_REASON = 'event_cancelled';
 
 /**
  * A paid order of a cancelled event, under its row lock: refunded in full (its own `re_` row) and released;
- * a free one is cancelled and released. A refund the network refused is not tried again by the job: the order
- * stays paid with its failed refund for the organizer to settle.
+ * a free one (nothing left to refund) is cancelled and released, its units given back as a full refund gives them
+ * back (add-ons restocked, as a refund's default `restock`; digital items' grants revoked). A refund the network
+ * refused is not tried again by the job: the order stays paid with its failed refund for the organizer to settle.
  */
 async function refundPaid(ctx: AppContext, scope: Scope, orderId: string): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
@@ -20,6 +22,7 @@ async function refundPaid(ctx: AppContext, scope: Scope, orderId: string): Promi
     // Refunds still on their way back decide the order when they settle.
     if (refundable <= 0 && order.amount_refund_pending > 0) return false;
     if (refundable <= 0) {
+      await reportRefundedUnits(trx, ctx, scope, order, await refundRemainingUnits(trx, scope, order.id), true);
       const released = await releaseOrderAs(trx, ctx, scope, order, 'cancelled');
       if (!released) return false;
       await emitEvent(trx, scope, {

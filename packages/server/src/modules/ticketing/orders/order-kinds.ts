@@ -1,5 +1,5 @@
-import type { Order, OrderKind, ShippingAddressInput, ShippingMethod } from '@svc/contract';
-import type { Transaction } from 'kysely';
+import type { FulfillmentStatus, Order, OrderKind, ShippingAddressInput, ShippingMethod } from '@svc/contract';
+import type { RawBuilder, Transaction } from 'kysely';
 import type { AppContext } from '../../../core/context';
 import type { Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
@@ -59,6 +59,16 @@ export interface OrderKindHandler {
    * its orders in one read. Answers them by order id; orders left out get nothing added.
    */
   serialize?(db: Executor, scope: Scope, orders: readonly OrderRow[]): Promise<Map<string, Partial<Order>>>;
+  /**
+   * The ids of the orders of the scope (this kind's, and ticket orders with add-ons) in a fulfilment status, as
+   * a subquery (`GET /v1/orders?fulfillment_status=`), so the list's other filters and its pages apply as usual.
+   */
+  inFulfillmentStatus?(scope: Scope, status: FulfillmentStatus): RawBuilder<unknown>;
+  /**
+   * Guest orders (this kind's, and for `product` ticket orders with add-ons) just taken by the customer who signed
+   * in with their buyer's verified email or phone, in the sign-in's transaction: pass them what the orders granted.
+   */
+  claimed?(trx: Transaction<DB>, scope: Scope, customerId: string, orders: readonly OrderRow[]): Promise<void>;
 }
 
 const handlers = new Map<OrderKind, OrderKindHandler>();

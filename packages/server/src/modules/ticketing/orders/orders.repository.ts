@@ -1,4 +1,4 @@
-import { sql, type Insertable, type QueryCreator, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import type { CursorPageQuery } from '@svc/contract';
 import { paginate } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
@@ -77,6 +77,8 @@ export interface OrderFilters {
   kind?: OrderKind;
   organization?: string;
   status?: OrderStatus;
+  /** The ids of the orders in the fulfilment status asked for, as a subquery; `null`: none can be. */
+  fulfillment?: RawBuilder<unknown> | null;
   customer?: string;
   created?: { gt?: string; gte?: string; lt?: string; lte?: string };
 }
@@ -94,6 +96,7 @@ export async function listOrders(db: Executor, scope: Scope, filters: OrderFilte
   if (filters.kind) q = q.where('kind', '=', filters.kind);
   if (filters.organization) q = q.where('organization_id', '=', filters.organization);
   if (filters.status) q = q.where('status', '=', filters.status);
+  if (filters.fulfillment !== undefined) q = q.where(filters.fulfillment ? sql<boolean>`orders.id in (${filters.fulfillment})` : sql<boolean>`false`);
   if (filters.customer) q = q.where('customer_id', '=', filters.customer);
   const c = filters.created;
   if (c?.gt) q = q.where('created_at', '>', new Date(c.gt));

@@ -8,9 +8,9 @@ const s = initServer();
 
 export const ordersRouter = (ctx: AppContext) =>
   s.router(contract.orders, {
-    list: async ({ query: { kind, organization, event, status, customer, created, ...page }, req }) => ({
+    list: async ({ query: { kind, organization, event, status, fulfillment_status, customer, created, ...page }, req }) => ({
       status: 200,
-      body: await orders.listOrders(ctx, actorOf(req), { kind, organization, event, status, customer, created }, page),
+      body: await orders.listOrders(ctx, actorOf(req), { kind, organization, event, status, fulfillment_status, customer, created }, page),
     }),
     retrieve: async ({ params, req }) => ({ status: 200, body: { data: await orders.getOrder(ctx, actorOf(req), params.id) } }),
     retrieveByExternalId: async ({ params, req }) => ({

@@ -1,4 +1,4 @@
-import type { CursorPageQuery, Order } from '@svc/contract';
+import type { CursorPageQuery, FulfillmentStatus, Order } from '@svc/contract';
 import type { AppContext } from '../../../core/context';
 import { ApiError } from '../../../core/errors';
 import { emitEvent } from '../../../core/events/emit-event';
@@ -11,7 +11,7 @@ import type { OrganizerCaller } from '../organizer/organizer-access';
 import { readableOrderKinds, requireOrderAccess } from './order-access';
 import { nowOf, releaseOrder } from './order-transitions';
 import { releaseKindOrder } from './kind-transitions';
-import { orderEventType } from './order-kinds';
+import { orderEventType, registeredOrderKind } from './order-kinds';
 import * as repo from './orders.repository';
 import { presentOrder, presentOrders } from './orders.serializer';
 
@@ -40,6 +40,7 @@ export interface ListOrdersQuery {
   organization?: string;
   event?: string;
   status?: OrderStatus;
+  fulfillment_status?: FulfillmentStatus;
   customer?: string;
   created?: repo.OrderFilters['created'];
 }
@@ -56,7 +57,9 @@ export async function listOrders(ctx: AppContext, caller: OrganizerCaller, query
     // An unknown event filters to nothing, as any other filter value that matches nothing.
     eventId = event?.id ?? '00000000-0000-0000-0000-000000000000';
   }
-  const filters = { eventId, readable, kind: query.kind, organization: query.organization, status: query.status, customer: query.customer, created: query.created };
+  // Fulfilment is commerce's: it names the orders in that status (none when no module sells products).
+  const fulfillment = query.fulfillment_status ? (registeredOrderKind('product')?.inFulfillmentStatus?.(scope, query.fulfillment_status) ?? null) : undefined;
+  const filters = { eventId, readable, kind: query.kind, organization: query.organization, status: query.status, fulfillment, customer: query.customer, created: query.created };
   const result = await repo.listOrders(ctx.db, scope, filters, page);
   return { ...result, data: await presentOrders(ctx.db, scope, result.data, ctx) };
 }

@@ -6,6 +6,7 @@ import type { DB } from '../../../db/schema';
 import { refundablePayments, refundPayment, type RefundRow } from '../../payments';
 import type { OrderRow } from '../payments/order-port';
 import { settleOrderRefund } from './refund-accounting';
+import type { RefundUnits } from './refund-lines';
 
 export interface IssuedRefund {
   /** The first refund made (one per payment the amount is spread over). */
@@ -29,7 +30,7 @@ export async function issueRefund(
   order: OrderRow,
   amount: number,
   reason: string | null,
-  options: { paymentId?: string; manual?: boolean; metadata?: Record<string, string> } = {},
+  options: { paymentId?: string; manual?: boolean; metadata?: Record<string, string>; units?: RefundUnits } = {},
 ): Promise<IssuedRefund> {
   const held = await scoped(trx, scope)
     .updateTable('orders')
@@ -58,7 +59,7 @@ export async function issueRefund(
     left -= take;
     const refund = await refundPayment(trx, ctx, scope, { payment: part.payment, amount: take, reason, manual: options.manual, metadata: options.metadata });
     refunds.push(refund);
-    if (refund.status !== 'pending') current = await settleOrderRefund(trx, scope, current, refund);
+    if (refund.status !== 'pending') current = await settleOrderRefund(trx, scope, current, refund, { units: options.units ?? [], amount });
   }
   // Money the order counts but no payment row carries (orders paid before payments were tracked per attempt).
   if (refunds.length === 0) throw ApiError.of('order_not_refundable', { details: { status: order.status, refundable: 0 } });

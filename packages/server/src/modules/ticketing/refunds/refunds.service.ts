@@ -55,7 +55,7 @@ export async function createRefund(ctx: AppContext, caller: OrganizerCaller, ord
       const own = await scoped(trx, scope).selectFrom('payments').select('id').where('id', '=', input.payment).where('order_id', '=', order.id).executeTakeFirst();
       if (!own) throw ApiError.notFound('payment', input.payment);
     }
-    const issued = await issueRefund(trx, ctx, scope, order, amount, input.reason ?? null, { paymentId, manual: input.manual, metadata: input.metadata });
+    const issued = await issueRefund(trx, ctx, scope, order, amount, input.reason ?? null, { paymentId, manual: input.manual, metadata: input.metadata, units });
     let refund = issued.refund;
     if (units.length || !restock) {
       refund = await scoped(trx, scope)
