@@ -10,8 +10,9 @@ export default defineConfig({
   // is whole instead (the msw entry shares no state with the client).
   splitting: false,
   // Declarations come from build/src: src with the contract's route types printed plainly
-  // (scripts/generate-declarations.ts runs first), so tenants' compilers never load the contract or zod.
-  dts: { entry: { index: 'build/src/index.ts', msw: 'build/src/msw/index.ts' } },
+  // (scripts/generate-declarations.ts runs first), so tenants' compilers never load the contract or zod. `pnpm
+  // build` then emits them with TypeScript 7 (scripts/declarations.mjs), and tsup only bundles them.
+  dts: { entry: { index: 'build/declarations/index.d.ts', msw: 'build/declarations/msw/index.d.ts' } },
   target: 'node20',
   clean: true,
   sourcemap: true,
