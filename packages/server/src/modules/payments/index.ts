@@ -29,6 +29,7 @@ export { callbackAddress, type CallbackOperation } from './inbound/callback-addr
 export { checkoutMethods, offeredMethods, type OfferedMethod } from './checkout/checkout-methods';
 export { startCheckoutPayment, type CheckoutAttempt } from './checkout/start-checkout-payment';
 export { keepSimulatedCard, reusableCardPayment } from './attempts/saved-methods';
+export { keptCardPayments, registerSavedCardDependents, type SavedCardDependents } from './attempts/saved-card-dependents';
 export { latestSessionPayment, refreshPayment } from './checkout/refresh-payment';
 export type { NextAction } from './provider';
 export { giveUpHostedAttempts } from './checkout/give-up-attempts';
