@@ -114,7 +114,7 @@ export const ERROR_CATALOGUE = {
   coupon_invalid: def('invalid_request_error', 422, 'The coupon code is unknown, not valid now or for this ticket type, or used up; `details.reason` says which.'),
   provider_rejected: def('invalid_request_error', 422, 'The video network cannot do what was asked.'),
   aspect_not_supported: def('invalid_request_error', 422, 'Clip `aspect` is not supported.'),
-  provider_config_in_use: def('invalid_request_error', 409, 'The provider configuration is chosen in the Streams or Payments settings, or objects made on it (live streams, assets, pending payments or refunds) still depend on it.'),
+  provider_config_in_use: def('invalid_request_error', 409, 'The provider configuration is chosen in the Streams or Payments settings, or objects made on it (live streams, assets, pending payments or refunds, automatically renewing subscriptions) still depend on it.'),
   payments_not_configured: def('invalid_request_error', 409, 'Live mode, and no payment provider configuration serves the order\'s organization: configure one; do not retry as it is.'),
   payment_credentials_invalid: def('invalid_request_error', 422, 'The provider refused the credentials; `param` names the field, `details.reason` is `rejected`, `wrong_mode` or `malformed`.'),
   payment_method_unavailable: def('invalid_request_error', 422, 'No active configuration serves this method, currency or amount for the order.'),

@@ -71,7 +71,7 @@ export const paymentProviderConfigsContract = c.router(
       method: 'DELETE',
       path: '/v1/payments/provider_configs/:id',
       summary: 'Delete a payment provider configuration',
-      description: '`409 provider_config_in_use` while a payment settings list names it or pending payments or refunds depend on it.',
+      description: '`409 provider_config_in_use` while a payment settings list names it, pending payments or refunds depend on it, or automatically renewing subscriptions charge cards kept through it (`details.subscriptions`: how many).',
       pathParams: IdParams,
       body: c.noBody(),
       responses: {

@@ -15,6 +15,8 @@ export const MAGIC_PAYERS = {
   timesOut: ['+254711000006'],
   /** The payment succeeds; its refunds stay `pending` until the test helper settles them. */
   refundsPending: ['+254711000008', '4000000000007726'],
+  /** The payment succeeds and its card is kept for automatic renewal; every renewal charge of it fails (`declined`). */
+  renewalDeclined: ['4000000000000341'],
 } as const;
 
 /** The stable reasons of a failed payment; clients read an unknown code as `declined`. */

@@ -47,10 +47,14 @@ export async function allowed(t: TestServer, tenant: Tenant, customer: string, s
 export const subscribeTo = (t: TestServer, auth: Record<string, string>, fanbase: string, body: Record<string, unknown>, key = `sub-${Math.random()}`) =>
   t.http().post(`/v1/public/fanbases/${fanbase}/subscriptions`).set(auth).set('Idempotency-Key', key).send(body);
 
-/** Pays a checkout page's session with the simulator's good card. */
-export async function payCheckout(t: TestServer, checkoutUrl: string) {
+/**
+ * Pays a checkout page's session through the simulator: by default with its good phone (a subscription paid so
+ * renews by prompt), or with `card` (kept as a saved card: the subscription renews automatically).
+ */
+export async function payCheckout(t: TestServer, checkoutUrl: string, card?: string) {
   const session = checkoutUrl.slice(checkoutUrl.lastIndexOf('/') + 1);
-  return expectStatus(await t.http().post(`/v1/checkout/sessions/${session}/pay`).send({ method: 'card', card_number: '4242424242424242' }), 200).data;
+  const body = card ? { method: 'card', card_number: card } : { method: 'mobile_money', phone: '+254711000000' };
+  return expectStatus(await t.http().post(`/v1/checkout/sessions/${session}/pay`).send(body), 200).data;
 }
 
 export const getSubscription = async (t: TestServer, tenant: Tenant, id: string) => expectStatus(await t.http().get(`/v1/subscriptions/${id}`).set(sk(tenant)), 200).data;

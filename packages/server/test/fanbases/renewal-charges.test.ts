@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDuePayments } from '../../src/modules/payments/reconcile/reconcile-payments.job';
 import { renewalCharge, sendRenewalCharge } from '../../src/modules/fanbases/subscriptions/renewal-charge.job';
 import { useTestServer } from '../harness';
-import { expectStatus } from '../kit/expect';
+import { expectError, expectStatus } from '../kit/expect';
 import { PAYSTACK_SECRET_KEY, PaystackFake } from '../kit/fakes/paystack-fake';
 import { AUTHENTICATION_REQUIRED_CARD, STRIPE_SECRET_KEY, StripeFake } from '../kit/fakes/stripe-fake';
 import { makeChecksDue, payLive, paystackConfig, stripeConfig } from '../payments/live-checkout-fixtures';
@@ -137,5 +137,21 @@ describe('automatic renewal by the card kept at activation', () => {
     expect(payment).toMatchObject({ status: 'succeeded', provider: 'paystack' });
     expect(JSON.stringify(await getSubscription(t, tenant, sub.id))).not.toContain(String(body.authorization_code));
     expect(await getSubscription(t, tenant, sub.id)).toMatchObject({ status: 'active', current_period_start: sub.current_period_end });
+  });
+
+  it('a configuration whose kept card renews a subscription is not deleted: 409 provider_config_in_use with the count, until it stops renewing', async () => {
+    const tenant = await t.tenant();
+    const { sub } = await cardSubscription(tenant, 'auto.delete', 'stripe');
+    const [first] = await paymentsOf(tenant, sub.latest_order);
+    // Not listed in the settings any more, nothing pending: only the subscription depends on it.
+    expectStatus(await t.http().patch('/v1/payments/settings').set(sk(tenant)).send({ provider_configs: [] }), 200);
+    const refused = await t.http().delete(`/v1/payments/provider_configs/${first.provider_config}`).set(sk(tenant));
+    expectError(refused, 409, 'provider_config_in_use');
+    expect(refused.body.error.details).toEqual({ subscriptions: 1 });
+    expect(refused.body.error.message).toContain('(1)');
+
+    // Set to end at its period end, it charges nothing more.
+    expectStatus(await t.http().post(`/v1/subscriptions/${sub.id}/cancel`).set(sk(tenant)).send({ at_period_end: true }), 200);
+    expectStatus(await t.http().delete(`/v1/payments/provider_configs/${first.provider_config}`).set(sk(tenant)), 200);
   });
 });

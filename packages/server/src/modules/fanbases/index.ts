@@ -1,5 +1,6 @@
 import type { ModuleDefinition } from '../../core/modules/module-definition';
 import { capsuleFanbasePart } from '../creators';
+import { registerSavedCardDependents } from '../payments';
 import { eventMembershipPart, registerOrderKind } from '../ticketing';
 import { fanbasesRouter } from './fanbases/fanbases.router';
 import { onTierChanged } from './memberships/member-entitlements';
@@ -10,7 +11,7 @@ import { renewSubscriptionsJob } from './subscriptions/renew-subscriptions.job';
 import { renewalChargeJob } from './subscriptions/renewal-charge.job';
 import { renewalPromptJob } from './subscriptions/renewal-prompt.job';
 import { subscriptionOrderKind } from './subscriptions/subscription-kind';
-import { endWithMembership, syncSubscriptionsOfTier } from './subscriptions/subscriptions.service';
+import { endWithMembership, renewingOnConfig, syncSubscriptionsOfTier } from './subscriptions/subscriptions.service';
 import { subscriptionsRouter } from './subscriptions/subscriptions.router';
 import { syncTierJob } from './tiers/sync-tier.job';
 
@@ -29,6 +30,8 @@ export const fanbasesModule: ModuleDefinition = {
     // Gated events ask the fanbase who is a member, through this part (ticketing imports no fanbases code).
     eventMembershipPart.set(ctx, { heldTiers: capsuleFanbaseSource.heldTiers, tiersOfOrganization: capsuleFanbaseSource.tiersOfOrganization });
     registerOrderKind(subscriptionOrderKind);
+    // A payment configuration whose kept cards renew subscriptions is not deleted under them.
+    registerSavedCardDependents(renewingOnConfig);
     // The module's own resources, wired once per process: memberships end subscriptions, tiers reach subscribers.
     if (wired) return;
     wired = true;

@@ -28,7 +28,8 @@ export { effectiveConfigs, latePaymentPolicy, requireLivePayments } from './sett
 export { callbackAddress, type CallbackOperation } from './inbound/callback-address';
 export { checkoutMethods, offeredMethods, type OfferedMethod } from './checkout/checkout-methods';
 export { startCheckoutPayment, type CheckoutAttempt } from './checkout/start-checkout-payment';
-export { reusableCardPayment } from './attempts/saved-methods';
+export { keepSimulatedCard, reusableCardPayment } from './attempts/saved-methods';
+export { keptCardPayments, registerSavedCardDependents, type SavedCardDependents } from './attempts/saved-card-dependents';
 export { latestSessionPayment, refreshPayment } from './checkout/refresh-payment';
 export type { NextAction } from './provider';
 export { giveUpHostedAttempts } from './checkout/give-up-attempts';

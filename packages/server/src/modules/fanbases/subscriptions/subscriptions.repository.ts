@@ -5,6 +5,7 @@ import { paginate, whereMetadata } from '../../../core/pagination';
 import { scoped, type Scope } from '../../../core/scope';
 import type { Executor } from '../../../db/database';
 import type { SubscriptionRow, SubscriptionsTable } from '../../../db/fanbases.schema';
+import { keptCardPayments } from '../../payments';
 
 export async function findSubscription(db: Executor, scope: Scope, id: string, options: { forUpdate?: boolean } = {}): Promise<SubscriptionRow | undefined> {
   if (!isIdOf('subscription', id)) return undefined;
@@ -62,4 +63,19 @@ export async function findDue(db: Executor, now: Date, limit: number) {
 export async function liveIdsOfTier(db: Executor, scope: Scope, tierId: string, afterId: string, limit: number): Promise<string[]> {
   const rows = await scoped(db, scope).selectFrom('subscriptions').select('id').where('tier_id', '=', tierId).where('status', 'in', ['active', 'past_due']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * The subscriptions that will still charge a card kept through a payment configuration: renewing automatically,
+ * `active` (not set to end at its period end) or `past_due`. Their count keeps the configuration from deletion.
+ */
+export async function countRenewingOnConfig(db: Executor, scope: Scope, configId: string): Promise<number> {
+  const row = await scoped(db, scope)
+    .selectFrom('subscriptions')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('renewal_mode', '=', 'automatic')
+    .where((eb) => eb.or([eb('status', '=', 'past_due'), eb.and([eb('status', '=', 'active'), eb('cancel_at_period_end', '=', false)])]))
+    .where('renewal_payment_id', 'in', keptCardPayments(db, scope, configId))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -6,6 +6,7 @@ import type { TenantPrincipal } from '../../../core/principal';
 import type { Scope } from '../../../core/scope';
 import type { SubscriptionRow } from '../../../db/fanbases.schema';
 import type { DB } from '../../../db/schema';
+import type { SavedCardDependents } from '../../payments';
 import { nowOf } from '../clock';
 import { checkCustomerExpand, expandCustomers } from '../customer-expand';
 import { listableOrganizations, requireFanbasePermission, type FanbasesPermission } from '../fanbases-access';
@@ -187,3 +188,6 @@ export async function syncSubscriptionsOfTier(ctx: AppContext, scope: Scope, tie
     after = ids.at(-1)!;
   }
 }
+
+/** How many subscriptions still charge a card kept through a payment configuration (its deletion waits for none). */
+export const renewingOnConfig: SavedCardDependents = (db, scope, configId) => repo.countRenewingOnConfig(db, scope, configId);

@@ -10,7 +10,7 @@ import { findPayment, recordPayment as insertPayment, type PaymentRow } from '..
 import { settlePayment } from '../attempts/settle-payment';
 import { ProviderError, type NextAction, type PaymentMethod, type ProviderPaymentState, type StartPaymentResult } from '../provider';
 import { normalizeMpesaPhone } from '../providers/mpesa/mpesa-phone';
-import { providerOfConfig } from '../providers/provider-for';
+import { providerOfConfig, simulatedProvider } from '../providers/provider-for';
 import { payerHint } from '../providers/simulated/simulator';
 import { markConfigFailing } from '../provider-configs/provider-configs.service';
 import { callbackAddress } from '../inbound/callback-address';
@@ -58,10 +58,12 @@ const invalid = (param: string, message: string) => ApiError.of('validation_fail
 export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: CheckoutAttempt): Promise<{ payment: PaymentRow; nextAction: NextAction | null }> {
   const saved = a.savedFrom ? await savedMethodOf(ctx, scope, a.savedFrom) : null;
   const config = saved ? saved.config : (await methodServer(ctx, scope, a.organizationId, a.method, a.amount, a.currency)).config;
-  if (!config) throw new Error('startCheckoutPayment serves configured providers only');
-  if (saved && !providerOfConfig(ctx, config).chargeSaved) throw ApiError.of('payment_method_unavailable', { param: 'method', message: 'The provider keeps no cards.' });
+  // Only a simulator card kept in test mode is charged without a configuration.
+  if (!config && !saved) throw new Error('startCheckoutPayment serves configured providers only');
+  const provider = config ? providerOfConfig(ctx, config) : simulatedProvider(ctx);
+  if (saved && !provider.chargeSaved) throw ApiError.of('payment_method_unavailable', { param: 'method', message: 'The provider keeps no cards.' });
   let phone: string | null = null;
-  if (config.type === 'mpesa') {
+  if (config?.type === 'mpesa') {
     phone = a.phone ? normalizeMpesaPhone(a.phone) : null;
     if (!phone) throw invalid('phone', 'M-Pesa needs a Kenyan mobile number, e.g. +254712345678.');
   }
@@ -99,8 +101,8 @@ export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: Che
       status: 'pending',
       failureCode: null,
       payerHint: phone ? payerHint(phone) : (saved?.payerHint ?? null),
-      provider: config.type,
-      providerConfigId: config.id,
+      provider: config?.type ?? 'simulated',
+      providerConfigId: config?.id ?? null,
       // Asked about even if this process stops before the provider answers.
       nextCheckAt: nextCheckAt(new Date(), 0),
       idempotencyKey: a.idempotencyKey,
@@ -112,8 +114,7 @@ export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: Che
   const payment = begun.payment;
   let result: StartPaymentResult;
   try {
-    const callbackUrl = await callbackAddress(ctx, ctx.db, scope, { configId: config.id, providerType: config.type, operation: { payment: payment.id } });
-    const provider = providerOfConfig(ctx, config);
+    const callbackUrl = config ? await callbackAddress(ctx, ctx.db, scope, { configId: config.id, providerType: config.type, operation: { payment: payment.id } }) : '';
     result = saved
       ? await provider.chargeSaved!({ paymentId: payment.id, amount: a.amount, currency: a.currency, saved: saved.saved, idempotencyKey: a.idempotencyKey ?? payment.id })
       : await provider.startPayment({
@@ -134,7 +135,7 @@ export async function startCheckoutPayment(ctx: AppContext, scope: Scope, a: Che
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     ctx.log.warn({ payment: payment.id, kind: err.kind, err: err.message }, 'a provider did not start a checkout payment');
-    if (err.kind === 'credentials') await markConfigFailing(ctx, config.id, err.message);
+    if (err.kind === 'credentials' && config) await markConfigFailing(ctx, config.id, err.message);
     const message = err.kind === 'unavailable' ? 'The payment provider did not answer; try again.' : err.message;
     result = { providerReference: null, state: { status: 'failed', failureCode: 'provider_error', failureMessage: message }, nextAction: null };
   }

@@ -6,6 +6,7 @@ import { emitEvent } from '../../../core/events/emit-event';
 import { isIdOf, newId } from '../../../core/ids';
 import { scoped, type Scope } from '../../../core/scope';
 import type { PaymentProviderConfigRow } from '../../../db/payments.schema';
+import { savedCardDependents } from '../attempts/saved-card-dependents';
 import { secretsContext } from '../providers/provider-for';
 import { providerDefinition } from '../providers/registry';
 import * as repo from './provider-configs.repository';
@@ -127,6 +128,11 @@ export async function deleteProviderConfig(ctx: AppContext, scope: Scope, id: st
     const use = await repo.configInUse(trx, scope, id);
     if (use === 'settings') throw ApiError.of('provider_config_in_use', { message: 'A payment settings list names this configuration; remove it there first.' });
     if (use === 'pending') throw ApiError.of('provider_config_in_use', { message: 'Payments or refunds still pending depend on this configuration.' });
+    const renewing = await savedCardDependents(trx, scope, id);
+    if (renewing > 0) {
+      const message = `Automatically renewing subscriptions (${renewing}) charge cards kept through this configuration; they must end first.`;
+      throw ApiError.of('provider_config_in_use', { message, details: { subscriptions: renewing } });
+    }
     // Settled payments keep their history: they forget the configuration, not the provider.
     await scoped(trx, scope).updateTable('payments').set({ provider_config_id: null }).where('provider_config_id', '=', id).execute();
     await scoped(trx, scope).updateTable('refunds').set({ provider_config_id: null }).where('provider_config_id', '=', id).execute();

@@ -8,7 +8,7 @@ import { withRequest } from '../../../core/scope';
 import { emitEvent, emitPreparedEvents, envelopeOf } from '../../../core/events/emit-event';
 import { scoped, type Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
-import { checkoutMethods, nextCheckAt, payerHint, recordPayment, recordPayments, serializePayment, startSimulatedPayment } from '../../payments';
+import { checkoutMethods, keepSimulatedCard, nextCheckAt, payerHint, recordPayment, recordPayments, serializePayment, startSimulatedPayment } from '../../payments';
 import { payThroughProvider } from './pay-live.service';
 import { applyPayment } from '../payments/apply-payment';
 import { payHeldOrders, type EventRequest, type LockedOrder, type OrderRow } from '../payments/order-port';
@@ -133,6 +133,8 @@ function payAlone(ctx: AppContext, session: CheckoutSessionRow, input: PayInput,
       return { payment, redirect_to: null, next_action: null };
     }
     if (state.status === 'pending') return { payment, redirect_to: redirectTo(session.redirect_url, order.code, 'pending', row.id), next_action: payment.next_action };
+    // A subscription's simulator card is kept for its automatic renewals, as Stripe keeps a card (test mode).
+    if (input.method === 'card' && order.kind === 'subscription') await keepSimulatedCard(trx, ctx, scope, row.id, input.card_number);
     const applied = await applyPayment(trx, ctx, scope, order, row.amount, event ? { event, ticketType } : undefined);
     const late = order.status === 'expired';
     const paid = late ? await markLate(trx, scope, row.id) : payment;

@@ -1,6 +1,6 @@
 import { MAGIC_PAYERS } from '@svc/contract';
 import type { AttemptRef, PaymentProvider, ProviderDefinition, ProviderPaymentState, RefundState } from '../../provider';
-import { payerHint, simulatePayment, simulateRefund } from './simulator';
+import { payerHint, simulatePayment, simulateRefund, simulateSavedCharge } from './simulator';
 
 /**
  * The test-mode provider: no network, its outcomes chosen by the magic phones and cards (docs/ticketing.md).
@@ -36,6 +36,14 @@ function simulatedProvider(now: () => Date): PaymentProvider {
       return stateOf(attempt);
     },
     async cancelPayment() {},
+    async chargeSaved(input) {
+      const outcome = simulateSavedCharge(input.saved);
+      const state: Exclude<ProviderPaymentState, { status: 'pending' }> =
+        outcome.status === 'succeeded'
+          ? { status: 'succeeded', amount: input.amount, currency: input.currency, providerReceipt: null }
+          : { status: 'failed', failureCode: outcome.failureCode, failureMessage: null };
+      return { providerReference: `sim_${input.paymentId.slice(4)}`, state, nextAction: null };
+    },
     parseNotification() {
       return { refused: 'unauthenticated', message: 'The simulator sends no notifications.' };
     },

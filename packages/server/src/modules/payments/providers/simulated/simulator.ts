@@ -1,5 +1,5 @@
 import { MAGIC_PAYERS } from '@svc/contract';
-import type { AttemptRef, PaymentFailureCode, RefundState } from '../../provider';
+import type { AttemptRef, PaymentFailureCode, RefundState, SavedMethod } from '../../provider';
 
 /** What the simulated payment network does with a payer: settle now, refuse, or never answer. */
 export type SimulatedOutcome = { status: 'succeeded' } | { status: 'failed'; failureCode: PaymentFailureCode } | { status: 'pending' };
@@ -27,4 +27,16 @@ export function simulateRefund(payment: AttemptRef): RefundState {
   if (matches(MAGIC_PAYERS.refundFails, payment)) return { status: 'failed', failureCode: 'declined', failureMessage: null };
   if (matches(MAGIC_PAYERS.refundsPending, payment)) return { status: 'pending' };
   return { status: 'succeeded' };
+}
+
+/**
+ * A simulator card a subscription keeps for automatic renewal: its last four digits only (a card number is never
+ * stored), enough to replay its magic value when the renewal charges it.
+ */
+export const simulatedSavedCard = (cardNumber: string): SavedMethod => ({ card_hint: payerHint(cardNumber) });
+
+/** A renewal charge of a kept simulator card: `declined` for the magic renewal card, else settled at once. */
+export function simulateSavedCharge(saved: SavedMethod): Exclude<SimulatedOutcome, { status: 'pending' }> {
+  const declined = MAGIC_PAYERS.renewalDeclined.some((card) => payerHint(card) === saved.card_hint);
+  return declined ? { status: 'failed', failureCode: 'declined' } : { status: 'succeeded' };
 }
