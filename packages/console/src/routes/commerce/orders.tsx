@@ -70,9 +70,15 @@ export function ProductOrdersPage() {
   const [moving, setMoving] = useState<{ id: string; move: FulfilmentMove } | null>(null);
   const [csvError, setCsvError] = useState<unknown>(null);
   const list = tsr.orders.list.useQuery({
-    queryKey: ['orders', environment, 'product', search.status, search.organization],
+    queryKey: ['orders', environment, 'product', search.status, search.organization, search.fulfillment_status],
     queryData: {
-      query: { limit: 100, kind: 'product', ...(search.status ? { status: search.status } : {}), ...(search.organization ? { organization: search.organization } : {}) } as never,
+      query: {
+        limit: 100,
+        kind: 'product',
+        ...(search.status ? { status: search.status } : {}),
+        ...(search.organization ? { organization: search.organization } : {}),
+        ...(search.fulfillment_status ? { fulfillment_status: search.fulfillment_status } : {}),
+      } as never,
     },
   });
   const { organizations } = useOrganizations();
