@@ -50,6 +50,7 @@ import * as productOrders from './migrations/2026_12_03_51_product_orders';
 import * as contentGates from './migrations/2026_12_04_10_content_gates';
 import * as savedPaymentMethods from './migrations/2026_12_05_10_saved_payment_methods';
 import * as eventGates from './migrations/2026_12_05_11_event_gates';
+import * as mediaNetworkAddress from './migrations/2026_12_05_55_media_network_address';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -104,6 +105,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_05_10_saved_payment_methods': savedPaymentMethods,
   '2026_12_05_11_event_gates': eventGates,
   '2026_12_05_20_add_on_sales': addOnSales,
+  '2026_12_05_55_media_network_address': mediaNetworkAddress,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,6 +8,7 @@ import type {
 } from './events-webhooks.schema';
 import type {
   LiveStreamsTable,
+  MediaNetworkAddressTable,
   PlaybackIdsTable,
   PlaybackSigningKeysTable,
   SimulcastTargetsTable,
@@ -214,6 +215,7 @@ export interface DB extends IdentityTables, TicketingTables, MessagingTables, Cr
   simulcast_targets: SimulcastTargetsTable;
   playback_ids: PlaybackIdsTable;
   playback_signing_keys: PlaybackSigningKeysTable;
+  media_network_address: MediaNetworkAddressTable;
   entitlements: EntitlementsTable;
   access_sessions: AccessSessionsTable;
   customer_token_keys: CustomerTokenKeysTable;

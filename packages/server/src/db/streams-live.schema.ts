@@ -91,6 +91,13 @@ export interface PlaybackSigningKeysTable {
   created_at: Timestamp;
 }
 
+/** One row: the public address of the process running the media network, written when it starts. */
+export interface MediaNetworkAddressTable {
+  id: ColumnType<number, number | undefined, number>;
+  public_base_url: string;
+  updated_at: Timestamp;
+}
+
 export type LiveStreamRow = Selectable<LiveStreamsTable>;
 export type SimulcastTargetRow = Selectable<SimulcastTargetsTable>;
 export type PlaybackIdRow = Selectable<PlaybackIdsTable>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,8 @@ import { publish, useMediaNetworkTenant, useMediaTestServer, waitFor, type Publi
 /**
  * Live HLS of the media network in the bucket (docs/self-hosting.md, Object storage): the media server copies each
  * new segment, then the playlist, as nginx-rtmp writes them, and an API server in another process (`SVC_ROLE=api`,
- * its own data directory, no media network) serves the live stream from the bucket behind the playback token.
+ * its own data directory, no media network) opens the viewer's session, makes the system signing key and the
+ * links, and serves the live stream from the bucket behind the playback token.
  */
 let s3: RunningS3;
 beforeAll(async () => {
@@ -59,6 +61,8 @@ async function get(path: string) {
   const body = Buffer.from(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, body, text: body.toString('utf8') };
 }
+/** A request to the API server on the tenant's live secret key. */
+const onApi = (method: 'get' | 'post', path: string) => request(other.url)[method](path).set('Authorization', `Bearer ${tenant.sk}`);
 const refused = async (path: string) => {
   const res = await get(path);
   expect(res.status, res.text).toBe(401);
@@ -76,10 +80,21 @@ describe('live HLS of the media network in the bucket (SVC_STORAGE_URL)', () => 
   it('is served by an API process on another directory, with the token only, as the media server writes it', async () => {
     const s = expectStatus(await api().post('/v1/streams/live_streams', {}), 201).data;
     const playbackId = s.playback_ids[0].id as string;
-    const link = await createPlaybackLink(streamsDeps(m.t.ctx), { tenantId: tenant.id, livemode: true }, playbackId, new Date(Date.now() + 600_000));
-    const token = link.token!;
-    const base = `/v1/streams/playback/${playbackId}`;
     encoder = publish(m.media.rtmpUrl, s.ingest.stream_key, 20);
+
+    // The API process opens a viewer's session: it makes the environment's system key (sealed in the database) and
+    // sends the player to the address the media process recorded.
+    const customer = { customer: 'viewer-1' };
+    const entitled = await onApi('post', '/v1/access/entitlements').set('Idempotency-Key', randomUUID()).send({ ...customer, resource: { type: 'ls', id: s.id } });
+    expectStatus(entitled, 201);
+    const session = expectStatus(await onApi('post', '/v1/access/sessions').send({ resource: s.id, ...customer, device_id: 'tv' }), 201).data;
+    const source = session.grant.sources[0].url as string;
+    expect(source.startsWith(`${m.url}/v1/streams/playback/${playbackId}.m3u8?token=`), source).toBe(true);
+    const keys = await m.t.ctx.db.selectFrom('playback_signing_keys').selectAll().where('tenant_id', '=', tenant.id).execute();
+    expect(keys.map((k) => [k.kind, k.provider, k.livemode])).toEqual([['system', 'media', true]]);
+    expect(keys[0].private_key_sealed).not.toContain('PRIVATE KEY');
+    const token = new URL(source).searchParams.get('token')!;
+    const base = `/v1/streams/playback/${playbackId}`;
 
     // The live playlist, from the bucket, names its segments with the viewer's token.
     const playlist = await waitFor(
@@ -104,6 +119,19 @@ describe('live HLS of the media network in the bucket (SVC_STORAGE_URL)', () => 
     expect(own.status).toBe(200);
     expect(segment.body.equals(own.body as Buffer)).toBe(true);
     expect(readdirSync(other.dir)).not.toContain('media');
+
+    // The link plays where it points too (the media process, from its disk), and so do the API process's heartbeat
+    // grant and staff preview link, whose tokens the media process signed with nothing.
+    expect((await fetch(source)).status).toBe(200);
+    const beat = expectStatus(await onApi('post', `/v1/access/sessions/${session.id}/heartbeat`).send(customer), 200).data;
+    const renewed = new URL(beat.grant.sources[0].url as string);
+    expect(renewed.origin).toBe(m.url);
+    expect((await get(`${renewed.pathname}${renewed.search}`)).status).toBe(200);
+    const preview = expectStatus(await onApi('post', `/v1/streams/playback_ids/${playbackId}/preview_links`), 201).data;
+    const previewUrl = new URL(preview.url as string);
+    expect(previewUrl.origin).toBe(m.url);
+    expect((await get(`${previewUrl.pathname}${previewUrl.search}`)).status).toBe(200);
+    expect(await m.t.ctx.db.selectFrom('playback_signing_keys').select('id').where('tenant_id', '=', tenant.id).execute()).toHaveLength(1);
     expect(other.process.output()).not.toContain('media network running');
 
     // In the bucket, each object with the cache header the CDN design asks for.

@@ -15,6 +15,7 @@ import { purgeProviderNoticesJob } from './provider-webhooks/purge-provider-noti
 import { mediaProcessingJob } from './network/media/media-processing.job';
 import { startMediaNetwork, type RunningMediaNetwork } from './network/media/start-media-network';
 import { storedMediaHls } from './network/media/media-hls';
+import { mediaPlaybackElsewhere } from './network/media/media-address';
 import { MEDIA_PROVIDER } from './network/media/media-network';
 
 /** Streams: live streams, assets, uploads, clips, moments, playback ids and signing keys, over a video network. */
@@ -25,6 +26,8 @@ export const streamsModule: ModuleDefinition = {
     // The media network's HLS in the bucket is served by every process, whichever machine runs the network.
     const stored = storedMediaHls(ctx);
     if (stored) networks.serveStoredHls(MEDIA_PROVIDER, stored);
+    // Its playback links are made by every process too, with the address its process recorded.
+    networks.runsElsewhere(MEDIA_PROVIDER, mediaPlaybackElsewhere(ctx.db));
     videoNetworksPart.set(ctx, networks);
   },
   routers: (ctx) => ({ streams: streamsRouter(ctx) }),

@@ -78,11 +78,12 @@ export async function renewPlayback(
 ): Promise<SessionPlayback> {
   const signed = session.playback_policy === 'signed';
   const token = signed ? await signPlaybackToken(deps, scope, session.provider, session.playback_id, linkExpiresAt) : null;
+  const network = await deps.videoNetworks.playbackOf(session.provider);
   return {
     playbackId: session.playback_id,
     policy: session.playback_policy,
     provider: session.provider,
-    url: deps.videoNetworks.byProvider(session.provider).playbackUrl({ playbackId: session.playback_id, token }),
+    url: network.playbackUrl({ playbackId: session.playback_id, token }),
     tokenExpiresAt: signed ? linkExpiresAt : null,
   };
 }

@@ -14,9 +14,9 @@ export interface ContentAsset {
   public_url: string | null;
 }
 
-function publicUrlOf(deps: Pick<StreamsDeps, 'videoNetworks'>, provider: string, playbackId: string): string | null {
+async function publicUrlOf(deps: Pick<StreamsDeps, 'videoNetworks'>, provider: string, playbackId: string): Promise<string | null> {
   try {
-    return deps.videoNetworks.byProvider(provider).playbackUrl({ playbackId, token: null });
+    return (await deps.videoNetworks.playbackOf(provider)).playbackUrl({ playbackId, token: null });
   } catch {
     // A tenant's own account is reached per tenant; its assets' addresses are read through Streams itself.
     return null;
@@ -28,11 +28,13 @@ export async function contentAssets(deps: Pick<StreamsDeps, 'videoNetworks'>, db
   const rows = await findAssetsByIds(db, scope, ids);
   const refs = await playbackIdRefsIn(db, scope, rows.map((r) => r.id));
   return new Map(
-    rows.map((row) => {
-      const playbackIds = refs.get(row.id) ?? [];
-      const open = playbackIds.find((p) => p.policy === 'public');
-      const publicUrl = open ? publicUrlOf(deps, row.provider, open.id) : null;
-      return [row.id, { id: row.id, status: row.status, duration: row.duration, playback_ids: playbackIds, public_url: publicUrl }];
-    }),
+    await Promise.all(
+      rows.map(async (row): Promise<[string, ContentAsset]> => {
+        const playbackIds = refs.get(row.id) ?? [];
+        const open = playbackIds.find((p) => p.policy === 'public');
+        const publicUrl = open ? await publicUrlOf(deps, row.provider, open.id) : null;
+        return [row.id, { id: row.id, status: row.status, duration: row.duration, playback_ids: playbackIds, public_url: publicUrl }];
+      }),
+    ),
   );
 }

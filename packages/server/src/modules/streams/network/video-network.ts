@@ -194,3 +194,6 @@ export interface VideoNetwork {
    */
   playbackRedirect?(providerRef: string, expiresAt: Date): Promise<string>;
 }
+
+/** What makes a network's signing keys and player addresses: the network, or its stand-in where it runs elsewhere. */
+export type NetworkPlayback = Pick<VideoNetwork, 'createSigningKey' | 'playbackUrl'>;

@@ -5,7 +5,7 @@ import type { SecretBox } from '../../../core/secret-box';
 import { AccountNetworks } from './external/account-networks';
 import { MEDIA_PROVIDER } from './media/media-network';
 import { SimulatedVideoNetwork } from './simulated-network';
-import { VideoNetworkRejection, VideoNetworkStorageExhausted, type LocalHls, type VideoNetwork } from './video-network';
+import { VideoNetworkRejection, VideoNetworkStorageExhausted, type LocalHls, type NetworkPlayback, type VideoNetwork } from './video-network';
 
 /** The network every test-mode object uses. */
 export const TEST_MODE_NETWORK = 'simulated';
@@ -22,6 +22,8 @@ export class VideoNetworks {
   defaultLiveNetwork: string | undefined;
   /** HLS this process serves for networks it does not run: the media network's, from the bucket, on API processes. */
   private readonly storedHls = new Map<string, LocalHls>();
+  /** Stand-ins that sign and address the playback of networks running on another machine (the media network's). */
+  private readonly elsewhere = new Map<string, () => Promise<NetworkPlayback>>();
 
   constructor(networks: VideoNetwork[]) {
     for (const n of networks) this.use(n);
@@ -43,6 +45,21 @@ export class VideoNetworks {
 
   serveStoredHls(provider: string, hls: LocalHls): void {
     this.storedHls.set(provider, hls);
+  }
+
+  runsElsewhere(provider: string, playback: () => Promise<NetworkPlayback>): void {
+    this.elsewhere.set(provider, playback);
+  }
+
+  /**
+   * What makes `provider`'s signing keys and player addresses: the network when it runs here, else its stand-in, so
+   * any API process opens sessions and makes links for objects of a network another process runs.
+   */
+  async playbackOf(provider: string): Promise<NetworkPlayback> {
+    const network = this.networks.get(provider);
+    if (network) return network;
+    const standIn = this.elsewhere.get(provider);
+    return standIn ? standIn() : this.byProvider(provider);
   }
 
   /**

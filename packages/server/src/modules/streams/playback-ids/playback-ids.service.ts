@@ -100,7 +100,7 @@ export async function linkForPlayable(
   playable: Playable,
   expiresAt: Date,
 ): Promise<PlaybackLink> {
-  const network = deps.videoNetworks.byProvider(playable.provider);
+  const network = await deps.videoNetworks.playbackOf(playable.provider);
   const token = playbackId.policy === 'signed' ? await signPlaybackToken(deps, scope, playable.provider, playbackId.id, expiresAt) : null;
   return { url: network.playbackUrl({ playbackId: playbackId.id, token }), token, expires_at: token ? expiresAt.toISOString() : null };
 }

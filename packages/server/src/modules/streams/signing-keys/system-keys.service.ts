@@ -25,7 +25,7 @@ export async function findSigningKeyRow(db: Executor, scope: Scope, id: string):
 export async function findOrMakeSystemKey(deps: StreamsDeps, scope: Scope, provider: string): Promise<PlaybackSigningKeyRow> {
   const existing = await repo.findActiveSystemKey(deps.db, scope, provider);
   if (existing) return existing;
-  const pair = await callNetwork(() => deps.videoNetworks.byProvider(provider).createSigningKey());
+  const pair = await callNetwork(async () => (await deps.videoNetworks.playbackOf(provider)).createSigningKey());
   const id = newId('signing_key');
   try {
     return await repo.insertSigningKey(deps.db, scope, {

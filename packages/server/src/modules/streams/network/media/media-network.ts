@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { makeLocalSigningKey } from '../local-signing-key';
 import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -28,6 +27,7 @@ import type { ObjectStore } from '../../../../core/storage/object-store';
 import { ASSETS, INGEST_APP, MEDIA_APP, UPLOADS, type MediaLayout } from './media-layout';
 import { storeUpload } from './upload-store';
 import { MediaHls } from './media-hls';
+import { makeMediaSigningKey, mediaPlaybackUrl } from './media-address';
 import { SimulcastRelays } from './relays';
 
 
@@ -213,14 +213,13 @@ export class MediaVideoNetwork implements VideoNetwork {
     };
   }
 
-  async createSigningKey(): Promise<NetworkSigningKey> {
-    return makeLocalSigningKey(`mkey_${randomBytes(10).toString('hex')}`);
+  createSigningKey(): Promise<NetworkSigningKey> {
+    return makeMediaSigningKey();
   }
 
   async deleteSigningKey(): Promise<void> {}
 
-  playbackUrl({ playbackId, token }: PlaybackUrlInput): string {
-    const url = `${this.options.baseUrl}/v1/streams/playback/${playbackId}.m3u8`;
-    return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+  playbackUrl(input: PlaybackUrlInput): string {
+    return mediaPlaybackUrl(this.options.baseUrl, input);
   }
 }

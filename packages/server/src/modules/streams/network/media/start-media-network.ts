@@ -10,6 +10,7 @@ import { videoNetworksPart } from '../../streams-parts';
 import { findMediaBinaries } from './media-binaries';
 import { startHousekeeping } from './media-housekeeping';
 import { LiveHlsCopier } from './live-hls-copier';
+import { recordMediaAddress } from './media-address';
 import { mediaLayout } from './media-layout';
 import { MEDIA_PROVIDER, MediaVideoNetwork } from './media-network';
 import { renderNginxConfig } from './nginx-config';
@@ -129,6 +130,8 @@ export async function startMediaNetwork(ctx: AppContext, internalUrl: string): P
     log.error({ err: (err as Error).message }, 'media network off: nginx did not start (is the RTMP port taken?)');
     return undefined;
   }
+  // API processes on other machines send the players of its streams and assets to this address.
+  await recordMediaAddress(ctx.db, config.baseUrl, deps.now());
   const networks = videoNetworksPart.of(ctx);
   networks.use(network);
   networks.defaultLiveNetwork = MEDIA_PROVIDER;
