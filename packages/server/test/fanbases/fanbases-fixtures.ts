@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { bearer, type TestServer } from '../harness';
 import { expectStatus } from '../kit/expect';
 import { creatorOrg, sk, type Tenant } from '../creators/creators-fixtures';
@@ -42,6 +43,13 @@ export async function customerTokenAuth(t: TestServer, tenant: Tenant, accessTok
 export async function allowed(t: TestServer, tenant: Tenant, customer: string, stream: string) {
   return expectStatus(await t.http().post('/v1/access/check').set(sk(tenant)).send({ customer, resource: { type: 'ls', id: stream } }), 200).data.allowed as boolean;
 }
+
+/**
+ * Waits for access to be refused. A revocation made by a subscription's change (a job, or the test helper that
+ * runs one) reaches the access cache by its transaction's notification, a moment after it commits.
+ */
+export const refusedSoon = (t: TestServer, tenant: Tenant, customer: string, stream: string) =>
+  expect.poll(() => allowed(t, tenant, customer, stream), { timeout: 10_000 }).toBe(false);
 
 /** Subscribes the signed-in fan to a tier (with an `Idempotency-Key`), answering the raw response. */
 export const subscribeTo = (t: TestServer, auth: Record<string, string>, fanbase: string, body: Record<string, unknown>, key = `sub-${Math.random()}`) =>
