@@ -2,8 +2,7 @@
 # The whole test suite. First what it needs from the machine: the Debian packages the tests use
 # (scripts/prerequisites.mjs) and a PostgreSQL server (the machine's, or the embedded one). Then three lanes side by
 # side, since each spends much of its time waiting (jobs, child processes, timers, installs):
-#   - the server's suite, which builds nothing the others read, its files that wait for minutes in a process of
-#     their own;
+#   - the server's suite, which builds nothing the others read;
 #   - the suites that build the published packages and read their outputs, one after another, so that no build ever
 #     runs beside a reader of the same files: the browser SDK, the release check, then the examples;
 #   - the type-checks, then the suites that build nothing published.
@@ -42,11 +41,8 @@ suite() {
   return "$status"
 }
 
-suite server env SVC_TEST_PART=rest pnpm --filter @svc/server test &
+suite server pnpm --filter @svc/server test &
 server=$!
-# The server's files that spend minutes waiting (the container image's build, a failover), beside the rest.
-suite server-waiting env SVC_TEST_PART=waiting pnpm --filter @svc/server test &
-waiting=$!
 
 # One lane's suites in order; every one runs even when another fails, so that one run names every failure.
 lane() {
@@ -70,7 +66,6 @@ else
 fi
 wait "$builders" || status=1
 wait "$server" || status=1
-wait "$waiting" || status=1
 
 node scripts/test-report.mjs "$logs" "$((SECONDS - started))"
 exit "$status"

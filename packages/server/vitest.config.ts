@@ -2,20 +2,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { excludedFiles } from '../../scripts/test-suites.mjs';
 import SlowFirst from './test/slow-first';
 
-// The files that spend minutes waiting (an image build, a failover). `pnpm test` runs them in a process of their
-// own (SVC_TEST_PART=waiting) beside the rest (SVC_TEST_PART=rest), so they hold none of the rest's workers;
-// without SVC_TEST_PART one run takes every file.
-const WAITING = ['test/container/image.test.ts', 'test/platform/database-failover.test.ts'];
-const part = process.env.SVC_TEST_PART;
-
 export default defineConfig({
   test: {
     globalSetup: ['./test/global-setup.ts'],
-    include: part === 'waiting' ? WAITING : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Suites left out by SVC_TEST_SKIP (scripts/test-suites.mjs); the run's summary names them.
-    exclude: [...configDefaults.exclude, ...excludedFiles('packages/server'), ...(part === 'rest' ? WAITING : [])],
-    // Both waiting files may be left out by SVC_TEST_SKIP.
-    passWithNoTests: part === 'waiting',
+    exclude: [...configDefaults.exclude, ...excludedFiles('packages/server')],
     // Limits for a hung test, not for speed: on a loaded 2-core machine, a test with two servers takes over 30 s.
     testTimeout: 90_000,
     hookTimeout: 120_000,
