@@ -7,7 +7,7 @@ import { findFanbaseRow } from '../fanbases/fanbases.service';
 import { findTier } from '../tiers/tier-rows.service';
 import { addDays, addHours, nextReminder } from './periods';
 import { sendRenewalReminder } from './subscription-messages';
-import { applyMove, cancelNow, expireNow } from './subscription-moves';
+import { applyMove, cancelNow, expireNow, moveToPastDue } from './subscription-moves';
 import { queueRenewalCharge } from './renewal-charge.job';
 import { queueRenewalPrompt } from './renewal-prompt.job';
 import { prepareOrder } from '../../ticketing';
@@ -90,16 +90,7 @@ async function step(trx: Transaction<DB>, ctx: AppContext, scope: Scope, id: str
     if (sub.attempts === 0 && at(sub.next_attempt_at) !== opensAt.getTime()) await repo.updateSubscription(trx, scope, sub.id, { next_attempt_at: opensAt });
     // An automatic charge answers by itself (renewed, or `past_due` when declined); its wait is only a fallback.
     if (sub.attempts > 0 && t >= (automatic ? at(sub.next_attempt_at) : end.getTime())) {
-      const graceEnd = addDays(end, fanbase.grace_period_days);
-      const row = await applyMove(
-        trx,
-        scope,
-        sub,
-        { status: 'past_due', grace_ends_at: graceEnd, attempts: sub.attempts + 1, next_attempt_at: nextReminder(end, fanbase.grace_period_days, now) ?? graceEnd },
-        'fanbases.subscription.past_due',
-        'keep',
-        now,
-      );
+      const row = await moveToPastDue(trx, scope, sub, fanbase, end, now, now);
       const tier = await findTier(trx, scope, sub.fanbase_id, sub.tier_id);
       await sendRenewalReminder(trx, ctx, scope, row, tier?.name ?? '');
       await collect(trx, ctx, scope, row, Number(row.amount), now);

@@ -11,9 +11,8 @@ import { chargeOrderSavedCard } from '../../ticketing';
 import { nowOf } from '../clock';
 import { findFanbaseRow } from '../fanbases/fanbases.service';
 import { findTier } from '../tiers/tier-rows.service';
-import { addDays, nextReminder } from './periods';
 import { sendRenewalFailed } from './subscription-messages';
-import { applyMove } from './subscription-moves';
+import { moveToPastDue } from './subscription-moves';
 import * as repo from './subscriptions.repository';
 
 /**
@@ -60,17 +59,8 @@ async function renewalFailed(trx: Transaction<DB>, ctx: AppContext, scope: Scope
   const fanbase = (await findFanbaseRow(trx, scope, sub.fanbase_id))!;
   const end = sub.current_period_end;
   const now = nowOf(ctx);
-  const graceEnd = addDays(end, fanbase.grace_period_days);
   const after = now.getTime() > end.getTime() ? now : end;
-  const row = await applyMove(
-    trx,
-    scope,
-    sub,
-    { status: 'past_due', grace_ends_at: graceEnd, attempts: sub.attempts + 1, next_attempt_at: nextReminder(end, fanbase.grace_period_days, after) ?? graceEnd },
-    'fanbases.subscription.past_due',
-    'keep',
-    now,
-  );
+  const row = await moveToPastDue(trx, scope, sub, fanbase, end, after, now);
   const tier = await findTier(trx, scope, sub.fanbase_id, sub.tier_id);
   await sendRenewalFailed(trx, ctx, scope, row, tier?.name ?? '');
 }

@@ -2,7 +2,7 @@ import type { EventType } from '@svc/contract';
 import type { Transaction, Updateable } from 'kysely';
 import { emitEvent } from '../../../core/events/emit-event';
 import type { Scope } from '../../../core/scope';
-import type { SubscriptionRow, SubscriptionsTable } from '../../../db/fanbases.schema';
+import type { FanbaseRow, SubscriptionRow, SubscriptionsTable } from '../../../db/fanbases.schema';
 import type { DB } from '../../../db/schema';
 import { syncHoldingEntitlements } from '../../access';
 import { findFanbaseRow } from '../fanbases/fanbases.service';
@@ -10,7 +10,7 @@ import { lockMembership } from '../memberships/membership-rows.service';
 import { settleMembership } from '../memberships/member-entitlements';
 import { limitsOf, resourcesOf } from '../tiers/tier-resources';
 import { findTier } from '../tiers/tier-rows.service';
-import { addDays } from './periods';
+import { addDays, nextReminder } from './periods';
 import * as repo from './subscriptions.repository';
 import { serializeSubscription } from './subscriptions.serializer';
 
@@ -70,3 +70,21 @@ export const cancelNow = (trx: Transaction<DB>, scope: Scope, sub: SubscriptionR
 /** `expired`: its first order was never paid, or the grace ended unpaid; the entitlements end now. */
 export const expireNow = (trx: Transaction<DB>, scope: Scope, sub: SubscriptionRow, now: Date) =>
   applyMove(trx, scope, sub, { status: 'expired', ended_at: now, next_attempt_at: null, checkout_url: null }, 'fanbases.subscription.expired', 'expire', now);
+
+/**
+ * A renewal left unpaid past the period's `end`: `past_due` until the grace ends, with its next reminder the first
+ * one after `from`. The prompt's renewal job and a declined card charge both end here.
+ */
+export function moveToPastDue(
+  trx: Transaction<DB>,
+  scope: Scope,
+  sub: SubscriptionRow,
+  fanbase: Pick<FanbaseRow, 'grace_period_days'>,
+  end: Date,
+  from: Date,
+  now: Date,
+) {
+  const graceEnd = addDays(end, fanbase.grace_period_days);
+  const moved = { status: 'past_due' as const, grace_ends_at: graceEnd, attempts: sub.attempts + 1, next_attempt_at: nextReminder(end, fanbase.grace_period_days, from) ?? graceEnd };
+  return applyMove(trx, scope, sub, moved, 'fanbases.subscription.past_due', 'keep', now);
+}
