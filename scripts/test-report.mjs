@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { optedOut, SUITES } from './test-suites.mjs';
 
-const [logs, seconds] = process.argv.slice(2);
+const [logs, seconds, postgresCpu] = process.argv.slice(2);
 const ansi = /\u001b\[[0-9;]*m/g;
 const read = (file) => (existsSync(join(logs, file)) ? readFileSync(join(logs, file), 'utf8').replace(ansi, '') : undefined);
 
@@ -20,17 +20,21 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const names = readdirSync(logs).filter((f) => f.endsWith('.status')).map((f) => f.slice(0, -'.status'.length));
 console.log('\nTests by suite:');
 for (const name of names.sort((a, b) => (a === 'typecheck' ? -1 : b === 'typecheck' ? 1 : a.localeCompare(b)))) {
-  const [status, took] = read(`${name}.status`).trim().split(' ');
+  const [status, took, cpu] = read(`${name}.status`).trim().split(' ');
   const c = counts(read(`${name}.log`) ?? '');
   for (const k of Object.keys(totals)) totals[k] += c[k];
   const what = name === 'typecheck' ? '' : `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
-  console.log(`  ${name.padEnd(16)} ${(status === '0' ? 'passed' : `failed (exit ${status})`).padEnd(16)} ${`${took} s`.padStart(6)}  ${what}`);
+  console.log(`  ${name.padEnd(16)} ${(status === '0' ? 'passed' : `failed (exit ${status})`).padEnd(16)} ${`${took} s`.padStart(6)} ${`${cpu ?? '?'} CPU-s`.padStart(10)}  ${what}`);
 }
 for (const name of optedOut()) {
   const files = Object.entries(SUITES[name].files).flatMap(([dir, list]) => list.map((f) => `${dir}/${f}`));
   console.log(`  skipped by SVC_TEST_SKIP: ${name} (${SUITES[name].about}): ${files.join(', ')}`);
 }
-if (seconds) console.log(`  the whole run took ${seconds} s`);
+const cpu = names.reduce((sum, name) => sum + Number(read(`${name}.status`).trim().split(' ')[2] ?? 0), 0);
+if (seconds) {
+  const database = postgresCpu ? `, and PostgreSQL ${postgresCpu} CPU-s` : '';
+  console.log(`  the whole run took ${seconds} s; the suites used ${cpu} CPU-s${database} (two cores give ${2 * Number(seconds)})`);
+}
 
 // Vitest's own account of failures: from its "Failed Tests", "Failed Suites" or "Unhandled Errors" heading
 // to its closing summary; pnpm's line for a script that failed outside a test runner; tsc's errors.

@@ -21,6 +21,13 @@ trap 'exit 130' INT TERM
 
 node scripts/prerequisites.mjs || exit 1
 
+# The CPU seconds of the oldest PostgreSQL server process on this machine and of the backends it has reaped: the
+# database's share of the run, reported beside the suites'.
+postgres_cpu() {
+  local pid
+  pid=$(pgrep -o -x postgres 2>/dev/null) && awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15 + $16 + $17) / hz}' "/proc/$pid/stat" 2>/dev/null
+}
+
 # Nothing answering at the test database's address: the embedded PostgreSQL of `pnpm start` serves there instead.
 node packages/server/node_modules/tsx/dist/cli.mjs packages/server/scripts/test-postgres.ts > "$logs/database.out" 2> "$logs/database.err" &
 database=$!
@@ -30,14 +37,16 @@ case "$(head -n 1 "$logs/database.out")" in
   embedded) echo "Nothing answers at ${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}: the tests run on the embedded PostgreSQL there (packages/server/.data/test-postgres)." ;;
   *) cat "$logs/database.err" >&2; echo "no PostgreSQL for the tests" >&2; exit 1 ;;
 esac
+postgres_from=$(postgres_cpu)
 
 # One package's tests: its output prefixed by its name, and its exit status and seconds kept for the summary.
+# Its CPU time too (its processes and those they waited for), since two cores are what the lanes share.
 suite() {
   local name=$1; shift
-  local from=$SECONDS
-  "$@" > >(tee "$logs/$name.log" | sed -u "s/^/[$name] /") 2>&1
+  local from=$SECONDS TIMEFORMAT='%U %S'
+  { time "$@" > >(tee "$logs/$name.log" | sed -u "s/^/[$name] /") 2>&1; } 2> "$logs/$name.cpu"
   local status=$?
-  echo "$status $((SECONDS - from))" > "$logs/$name.status"
+  echo "$status $((SECONDS - from)) $(awk '{printf "%d", $1 + $2}' "$logs/$name.cpu")" > "$logs/$name.status"
   return "$status"
 }
 
@@ -67,5 +76,6 @@ fi
 wait "$builders" || status=1
 wait "$server" || status=1
 
-node scripts/test-report.mjs "$logs" "$((SECONDS - started))"
+postgres_to=$(postgres_cpu)
+node scripts/test-report.mjs "$logs" "$((SECONDS - started))" "$([ -n "$postgres_from" ] && [ -n "$postgres_to" ] && echo $((postgres_to - postgres_from)))"
 exit "$status"
