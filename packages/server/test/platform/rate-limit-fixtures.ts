@@ -20,10 +20,19 @@ export async function windowStart(): Promise<void> {
   if (into > 500) await new Promise((resolve) => setTimeout(resolve, 1000 - into + 5));
 }
 
-/** `n` requests at once, sent in the first half of a window. */
+/**
+ * `n` requests at once, all answered within one window: sent in the first half of a window, and sent again in the
+ * next one when a slow machine answered the last of them in a later second than it sent the first (the counts
+ * the tests expect hold for one window). After five such tries, the last answers.
+ */
 export async function burst(n: number, send: () => Promise<Response>): Promise<Response[]> {
-  await windowStart();
-  return Promise.all(Array.from({ length: n }, send));
+  for (let attempt = 1; ; attempt++) {
+    await windowStart();
+    const sent = Math.floor(Date.now() / 1000);
+    const responses = await Promise.all(Array.from({ length: n }, send));
+    if (Math.floor(Date.now() / 1000) === sent || attempt === 5) return responses;
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+  }
 }
 
 export function expectRateLimitHeaders(res: Response, limit: number) {
