@@ -10,6 +10,8 @@ import { createOrder, prepareOrder } from '../../ticketing';
 import { nowOf } from '../commerce-access';
 import { invalid } from '../products/product-rules';
 import { commerceSettingsOf } from '../settings/commerce-settings.service';
+import { variantsWithProducts } from '../products/products.service';
+import { soldOutVariantsOf } from '../stock/sold-out-variants';
 import { outOfStock, perVariant, reserveStock } from '../stock/stock.service';
 import { planOrderLines, type OrderPlan } from './order-lines';
 import { insertProductOrder } from './product-orders.repository';
@@ -44,7 +46,9 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
   if ((input.external_id !== undefined || input.metadata !== undefined) && caller.kind !== 'secret' && caller.kind !== 'restricted') {
     throw invalid(input.external_id !== undefined ? 'external_id' : 'metadata', 'Only a secret or restricted key may set this.');
   }
-  const plan = await planOrderLines(ctx.db, scope, input.line_items);
+  // Once the last units are held, the variants as last read sold out answer the rush's refusals (see SoldOutVariants).
+  const read = (ids: readonly string[]) => soldOutVariantsOf(ctx).read(scope, ids, (missing) => variantsWithProducts(ctx.db, scope, missing));
+  const plan = await planOrderLines(ctx.db, scope, input.line_items, { read });
   // Already short when read: refused before any lock is waited for (the reservation below decides the rest).
   const short = plan.lines.filter((l) => l.variant.stock !== null && l.variant.stock - l.variant.reserved < l.quantity);
   if (short.length > 0) throw outOfStock(short.map((l) => l.variant.id).sort());
