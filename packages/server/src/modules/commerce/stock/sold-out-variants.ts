@@ -4,7 +4,6 @@ import { modulePart } from '../../../core/modules/module-definition';
 import type { NotificationListener } from '../../../core/notify';
 import type { Scope } from '../../../core/scope';
 import type { VariantRow } from '../../../db/commerce.schema';
-import type { LineProduct } from '../products/products.repository';
 
 /**
  * Sent by triggers on `product_variants` and `products` (migration 2026_12_06_20) with a variant's id when its
@@ -12,8 +11,8 @@ import type { LineProduct } from '../products/products.repository';
  */
 export const VARIANT_ROOM_CHANNEL = 'svc_commerce_variant_room';
 
-/** A variant with what an order's lines need of its product, as read. */
-export type ReadVariant = { variant: VariantRow; product: LineProduct };
+/** A variant as read, with what an order's lines need of its product. */
+export type ReadVariant = { variant: VariantRow };
 
 /**
  * Variants last read with no unit left, so that the refusals of a rush (nine orders in ten once the last units
@@ -26,7 +25,7 @@ export type ReadVariant = { variant: VariantRow; product: LineProduct };
  * clears everything, and nothing is kept longer than `ttlMs`.
  */
 export class SoldOutVariants {
-  private readonly cache: GroupedCache<ReadVariant>;
+  private readonly cache: GroupedCache<unknown>;
 
   constructor(listener: NotificationListener, ttlMs = 2_000, maxEntries = 2_000) {
     this.cache = new GroupedCache(ttlMs, maxEntries);
@@ -35,10 +34,10 @@ export class SoldOutVariants {
   }
 
   /** The variants kept when every one of `ids` is, else what `load` reads, the ones without a unit left kept. */
-  async read(scope: Scope, ids: readonly string[], load: (ids: readonly string[]) => Promise<ReadVariant[]>): Promise<ReadVariant[]> {
+  async read<R extends ReadVariant>(scope: Scope, ids: readonly string[], load: (ids: readonly string[]) => Promise<R[]>): Promise<R[]> {
     const key = (id: string) => `${scope.tenantId}:${scope.livemode}:${id}`;
-    const kept = ids.map((id) => this.cache.get(key(id)));
-    if (ids.length > 0 && kept.every((k) => k !== undefined)) return kept as ReadVariant[];
+    const kept = ids.map((id) => this.cache.get(key(id)) as R | undefined);
+    if (ids.length > 0 && kept.every((k) => k !== undefined)) return kept as R[];
     const mark = this.cache.mark();
     const read = await load(ids);
     for (const r of read) if (r.variant.stock !== null && r.variant.stock - r.variant.reserved <= 0) this.cache.keep(key(r.variant.id), r.variant.id, r, mark);
