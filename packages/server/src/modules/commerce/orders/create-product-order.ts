@@ -9,8 +9,8 @@ import { findCustomer } from '../../identity';
 import { createOrder, prepareOrder } from '../../ticketing';
 import { nowOf } from '../commerce-access';
 import { invalid } from '../products/product-rules';
-import { commerceSettingsOf } from '../settings/commerce-settings.service';
 import { variantsWithProducts } from '../products/products.service';
+import { commerceSettingsOf } from '../settings/commerce-settings.service';
 import { soldOutVariantsOf } from '../stock/sold-out-variants';
 import { outOfStock, perVariant, reserveStock } from '../stock/stock.service';
 import { planOrderLines, type OrderPlan } from './order-lines';
@@ -47,7 +47,7 @@ export async function createProductOrder(ctx: AppContext, caller: TenantPrincipa
     throw invalid(input.external_id !== undefined ? 'external_id' : 'metadata', 'Only a secret or restricted key may set this.');
   }
   // Once the last units are held, the variants as last read sold out answer the rush's refusals (see SoldOutVariants).
-  const read = (ids: readonly string[]) => soldOutVariantsOf(ctx).read(scope, ids, (missing) => variantsWithProducts(ctx.db, scope, missing));
+  const read = (ids: readonly string[]) => soldOutVariantsOf(ctx).read(scope, ids, (all) => variantsWithProducts(ctx.db, scope, all));
   const plan = await planOrderLines(ctx.db, scope, input.line_items, { read });
   // Already short when read: refused before any lock is waited for (the reservation below decides the rest).
   const short = plan.lines.filter((l) => l.variant.stock !== null && l.variant.stock - l.variant.reserved < l.quantity);
