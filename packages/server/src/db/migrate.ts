@@ -51,6 +51,7 @@ import * as contentGates from './migrations/2026_12_04_10_content_gates';
 import * as savedPaymentMethods from './migrations/2026_12_05_10_saved_payment_methods';
 import * as eventGates from './migrations/2026_12_05_11_event_gates';
 import * as mediaNetworkAddress from './migrations/2026_12_05_55_media_network_address';
+import * as variantRoomFreed from './migrations/2026_12_06_20_variant_room_freed';
 
 /** Ordered by name; a migration never changes after it lands. */
 const migrations: Record<string, Migration> = {
@@ -106,6 +107,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_05_11_event_gates': eventGates,
   '2026_12_05_20_add_on_sales': addOnSales,
   '2026_12_05_55_media_network_address': mediaNetworkAddress,
+  '2026_12_06_20_variant_room_freed': variantRoomFreed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,6 +6,7 @@ import { productOrderKind } from './orders/product-order-kind';
 import { commerceRouter } from './commerce.router';
 import { capsuleMerch } from './public/public-products.service';
 import { recomputeReservedJob } from './stock/recompute-reserved.job';
+import { setUpSoldOutVariants } from './stock/sold-out-variants';
 
 /**
  * Commerce: an organization's products and variants with their stock, its commerce settings, the public product
@@ -13,7 +14,9 @@ import { recomputeReservedJob } from './stock/recompute-reserved.job';
  */
 export const commerceModule: ModuleDefinition = {
   name: 'commerce',
-  setup: (ctx) => {
+  setup: (ctx, listener) => {
+    // Variants read sold out answer the refusals of a rush, forgotten on every process when room comes back.
+    setUpSoldOutVariants(ctx, listener);
     registerCapsuleMerch(ctx, capsuleMerch);
     // Product orders are ticketing's orders of kind `product`: commerce holds, sells and gives back their stock.
     registerOrderKind(productOrderKind);

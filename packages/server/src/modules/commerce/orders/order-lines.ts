@@ -26,6 +26,8 @@ export interface PlanOptions {
   param?: 'line_items' | 'add_ons';
   organizationId?: string;
   currency?: string;
+  /** Reads the variants with their products (default: from `db`); product orders read through the sold-out memo. */
+  read?: (ids: readonly string[]) => Promise<Array<{ variant: VariantRow; product: LineProduct }>>;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function planOrderLines(db: Executor, scope: Scope, items: Readonly
   });
   const ids = [...firstIndex.keys()];
   const known = ids.filter((id) => isIdOf('product_variant', id));
-  const found = new Map((await variantsWithProducts(db, scope, known)).map((r) => [r.variant.id, r]));
+  const read = opts.read ?? ((ids: readonly string[]) => variantsWithProducts(db, scope, ids));
+  const found = new Map((await read(known)).map((r) => [r.variant.id, r]));
   const lines: PlannedLine[] = [];
   let first: LineProduct | undefined;
   for (const id of ids) {

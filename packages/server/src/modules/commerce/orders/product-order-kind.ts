@@ -5,6 +5,7 @@ import type { Scope } from '../../../core/scope';
 import type { DB } from '../../../db/schema';
 import type { OrderKindHandler, OrderRow, RefundedUnits, ReleaseReason } from '../../ticketing';
 import { nowOf } from '../commerce-access';
+import { stockFreed } from '../stock/sold-out-variants';
 import { releaseStock, restockSold, sellFreeStock, sellReservedStock, type StockLine } from '../stock/stock.service';
 import { grantDigitalItems, passDigitalItems, revokeDigitalItems, revokeOrderGrants } from './product-grants';
 import { findProductOrder, findProductOrders, moveStockState, orderIdsInFulfillmentStatus, updateProductOrder } from './product-orders.repository';
@@ -41,7 +42,10 @@ export const productOrderKind: OrderKindHandler = {
       await revokeOrderGrants(trx, scope, order, nowOf(ctx));
       return;
     }
-    if (await moveStockState(trx, scope, order.id, 'held', 'released')) await releaseStock(trx, scope, row.lines);
+    if (await moveStockState(trx, scope, order.id, 'held', 'released')) {
+      await releaseStock(trx, scope, row.lines);
+      stockFreed(ctx, row.lines.map((l) => l.variant));
+    }
   },
 
   async refunded(trx, ctx, scope, order, units: RefundedUnits) {
@@ -49,7 +53,10 @@ export const productOrderKind: OrderKindHandler = {
       const product = lineItem.product as { variant?: string } | null;
       return product?.variant ? [{ variant: product.variant, quantity }] : [];
     });
-    if (units.restock) await restockSold(trx, scope, lines);
+    if (units.restock) {
+      await restockSold(trx, scope, lines);
+      stockFreed(ctx, lines.map((l) => l.variant));
+    }
     await revokeDigitalItems(trx, scope, order, units.lineItems.map((u) => u.lineItem), nowOf(ctx));
   },
 

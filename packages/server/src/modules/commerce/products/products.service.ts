@@ -13,6 +13,7 @@ import { nowOf } from '../commerce-access';
 import { checkGrants, checkPublishable, checkSkusDistinct, grantLimitsColumn, invalid, skuTaken } from './product-rules';
 import * as repo from './products.repository';
 import { emitProductEvent, serializeProduct, type ProductEventType } from './products.serializer';
+import { stockFreed } from '../stock/sold-out-variants';
 import { variantRow } from './variant-rows';
 
 const externalIdTaken = (id: string) => ApiError.of('external_id_taken', { param: 'external_id', message: `Another product already uses the external_id '${id}'.` });
@@ -135,6 +136,8 @@ export async function updateProduct(ctx: AppContext, scope: Scope, id: string, i
       };
       const row = await repo.updateProduct(trx, scope, id, changes);
       const variants = await repo.variantsOf(trx, scope, [id]);
+      // What an order reads of the product changed: orders read its variants again.
+      stockFreed(ctx, variants.map((v) => v.id));
       if (status === 'published') checkPublishable(row, variants.filter((v) => v.active).length);
       const product = serializeProduct(row, variants);
       const previous = Object.fromEntries(Object.keys(input).map((k) => [k, serializeProduct(current, variants)[k as keyof CommerceProduct]]));

@@ -10,6 +10,7 @@ import { invalid, skuTaken } from './product-rules';
 import * as repo from './products.repository';
 import { serializeVariant } from './products.serializer';
 import { getProductRow, productVariantsChanged, uniqueViolationOf } from './products.service';
+import { stockFreed } from '../stock/sold-out-variants';
 import { variantRow } from './variant-rows';
 
 export async function getVariantRow(ctx: AppContext, scope: Scope, id: string): Promise<VariantRow> {
@@ -62,6 +63,8 @@ export async function updateVariant(ctx: AppContext, scope: Scope, id: string, i
         const held = (await repo.findVariant(trx, scope, id))?.reserved ?? 0;
         throw invalid('stock', `Pending orders hold ${held} units: stock cannot go below that.`);
       }
+      // Its stock may have grown, or what an order reads of it changed: orders read it again.
+      stockFreed(ctx, [id]);
       await productVariantsChanged(trx, scope, row.product_id);
       return serializeVariant(row);
     });

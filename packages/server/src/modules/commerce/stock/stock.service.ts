@@ -52,6 +52,51 @@ export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: re
   throw outOfStock(wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant), param);
 }
 
+/**
+ * Holds stock for several new orders in one transaction (orders taken together): the variants of all of them
+ * are locked once, in id order, and the orders served in the order given, each all or none as `reserveStock`
+ * would serve it alone at that moment. Answers, for each order, the variants it was short of (in id order), or
+ * `[]` when its units are now held.
+ */
+export async function reserveStockInTurn(trx: Transaction<DB>, scope: Scope, orders: readonly (readonly StockLine[])[]): Promise<string[][]> {
+  const wanted = orders.map((lines) => perVariant(lines));
+  const ids = [...new Set(wanted.flatMap((lines) => lines.map((l) => l.variant)))];
+  if (ids.length === 0) return wanted.map(() => []);
+  const locked = await trx
+    .selectFrom('product_variants')
+    .select(['id', 'stock', 'reserved'])
+    .where('tenant_id', '=', scope.tenantId)
+    .where('livemode', '=', scope.livemode)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  // Units left per variant (`null`: unlimited); a variant not found has none, as the update alone would find.
+  const room = new Map(locked.map((v) => [v.id, v.stock === null ? null : v.stock - v.reserved]));
+  const held = new Map<string, number>();
+  const short = wanted.map((lines) => {
+    const missing = lines.filter((l) => !room.has(l.variant) || (room.get(l.variant) ?? Infinity) < l.quantity).map((l) => l.variant);
+    if (missing.length > 0) return missing;
+    for (const l of lines) {
+      const left = room.get(l.variant);
+      if (left !== null && left !== undefined) room.set(l.variant, left - l.quantity);
+      held.set(l.variant, (held.get(l.variant) ?? 0) + l.quantity);
+    }
+    return [];
+  });
+  const taken = perVariant([...held].map(([variant, quantity]) => ({ variant, quantity })));
+  if (taken.length === 0) return short;
+  const { rows } = await sql<{ id: string }>`
+    update product_variants v set reserved = v.reserved + x.n
+    from (values ${valuesOf(taken)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}
+      and (v.stock is null or v.stock - v.reserved >= x.n)
+    returning v.id`.execute(trx);
+  // Under the locks the room read is the room there is: a miss here is a bug, and fails the whole transaction.
+  if (rows.length !== taken.length) throw new Error('reserveStockInTurn: a locked variant lost its room');
+  return short;
+}
+
 export const outOfStock = (variants: readonly string[], param = 'line_items') =>
   ApiError.of('out_of_stock', { message: 'Not enough stock is left for this order.', param, details: { variants: [...variants] } });
 
