@@ -21,20 +21,24 @@ trap 'exit 130' INT TERM
 
 node scripts/prerequisites.mjs || exit 1
 
-# The CPU seconds of the oldest PostgreSQL server process on this machine and of the backends it has reaped: the
-# database's share of the run, reported beside the suites'.
+# The CPU seconds of the tests' PostgreSQL server (the embedded one, else the oldest on this machine) and of the
+# backends it has reaped: the database's share of the run, reported beside the suites'.
 postgres_cpu() {
   local pid
-  pid=$(pgrep -o -x postgres 2>/dev/null) && awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15 + $16 + $17) / hz}' "/proc/$pid/stat" 2>/dev/null
+  if [ -n "$database" ]; then pid=$(pgrep -o -f -- '-D .*/\.data/test-postgres/'); else pid=$(pgrep -o -x postgres); fi
+  [ -n "$pid" ] && awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15 + $16 + $17) / hz}' "/proc/$pid/stat" 2>/dev/null
 }
 
-# Nothing answering at the test database's address: the embedded PostgreSQL of `pnpm start` serves there instead.
+# The tests' own PostgreSQL (the embedded one of `pnpm start`), unless TEST_DATABASE_URL names a server that answers.
 node packages/server/node_modules/tsx/dist/cli.mjs packages/server/scripts/test-postgres.ts > "$logs/database.out" 2> "$logs/database.err" &
 database=$!
 until [ -s "$logs/database.out" ] || ! kill -0 "$database" 2>/dev/null; do sleep 0.1; done
-case "$(head -n 1 "$logs/database.out")" in
+first=$(head -n 1 "$logs/database.out")
+case "$first" in
   external) database= ;;
-  embedded) echo "Nothing answers at ${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}: the tests run on the embedded PostgreSQL there (packages/server/.data/test-postgres)." ;;
+  "embedded "*)
+    export TEST_DATABASE_URL=${first#embedded }
+    echo "The tests run on the embedded PostgreSQL at $TEST_DATABASE_URL (packages/server/.data/test-postgres)." ;;
   *) cat "$logs/database.err" >&2; echo "no PostgreSQL for the tests" >&2; exit 1 ;;
 esac
 postgres_from=$(postgres_cpu)
