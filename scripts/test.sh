@@ -21,24 +21,20 @@ trap 'exit 130' INT TERM
 
 node scripts/prerequisites.mjs || exit 1
 
-# The CPU seconds of the tests' PostgreSQL server (the embedded one, else the oldest on this machine) and of the
-# backends it has reaped: the database's share of the run, reported beside the suites'.
+# The CPU seconds of the oldest PostgreSQL server process on this machine and of the backends it has reaped: the
+# database's share of the run, reported beside the suites'.
 postgres_cpu() {
   local pid
-  if [ -n "$database" ]; then pid=$(pgrep -o -f -- '-D .*/\.data/test-postgres/'); else pid=$(pgrep -o -x postgres); fi
-  [ -n "$pid" ] && awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15 + $16 + $17) / hz}' "/proc/$pid/stat" 2>/dev/null
+  pid=$(pgrep -o -x postgres 2>/dev/null) && awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15 + $16 + $17) / hz}' "/proc/$pid/stat" 2>/dev/null
 }
 
-# The tests' own PostgreSQL (the embedded one of `pnpm start`), unless TEST_DATABASE_URL names a server that answers.
+# Nothing answering at the test database's address: the embedded PostgreSQL of `pnpm start` serves there instead.
 node packages/server/node_modules/tsx/dist/cli.mjs packages/server/scripts/test-postgres.ts > "$logs/database.out" 2> "$logs/database.err" &
 database=$!
 until [ -s "$logs/database.out" ] || ! kill -0 "$database" 2>/dev/null; do sleep 0.1; done
-first=$(head -n 1 "$logs/database.out")
-case "$first" in
+case "$(head -n 1 "$logs/database.out")" in
   external) database= ;;
-  "embedded "*)
-    export TEST_DATABASE_URL=${first#embedded }
-    echo "The tests run on the embedded PostgreSQL at $TEST_DATABASE_URL (packages/server/.data/test-postgres)." ;;
+  embedded) echo "Nothing answers at ${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}: the tests run on the embedded PostgreSQL there (packages/server/.data/test-postgres)." ;;
   *) cat "$logs/database.err" >&2; echo "no PostgreSQL for the tests" >&2; exit 1 ;;
 esac
 postgres_from=$(postgres_cpu)
@@ -47,10 +43,8 @@ postgres_from=$(postgres_cpu)
 # Its CPU time too (its processes and those they waited for), since two cores are what the lanes share.
 suite() {
   local name=$1; shift
-  local from=$SECONDS
-  # In a subshell of its own: `time` counts the children its shell reaped meanwhile, and the main shell also reaps
-  # the other lanes.
-  (TIMEFORMAT='%U %S'; time "$@" > >(tee "$logs/$name.log" | sed -u "s/^/[$name] /") 2>&1) 2> "$logs/$name.cpu"
+  local from=$SECONDS TIMEFORMAT='%U %S'
+  { time "$@" > >(tee "$logs/$name.log" | sed -u "s/^/[$name] /") 2>&1; } 2> "$logs/$name.cpu"
   local status=$?
   echo "$status $((SECONDS - from)) $(awk '{printf "%d", $1 + $2}' "$logs/$name.cpu")" > "$logs/$name.status"
   return "$status"

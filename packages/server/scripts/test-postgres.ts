@@ -1,10 +1,8 @@
 /**
- * The PostgreSQL server the tests run against. With TEST_DATABASE_URL set and something answering there, this
- * prints `external` and exits; with nothing answering and the address on this machine, it starts the embedded
- * PostgreSQL that `pnpm start` uses at that very address. Without TEST_DATABASE_URL it starts the embedded one at
- * 127.0.0.1:54329 (SVC_TEST_POSTGRES_PORT), for the tests alone, without durability: test databases are thrown
- * away, and a server that fsyncs each copy of the template and each checkpoint made the machine's disk what the
- * tests waited on. Either way it prints `embedded <url>` (its user trusted on loopback) and runs until it is sent
+ * The PostgreSQL server the tests run against. When something answers at TEST_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/postgres), this prints `external` and exits. When nothing does and the
+ * address is on this machine, it starts the embedded PostgreSQL that `pnpm start` uses, at that very address (its
+ * user trusted on loopback, as the machine's own server would be), prints `embedded`, and runs until it is sent
  * SIGTERM or SIGINT, or its parent dies.
  */
 import { resolve } from 'node:path';
@@ -12,8 +10,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { startEmbeddedPostgres } from '../src/boot/embedded-postgres';
 
-const chosen = process.env.TEST_DATABASE_URL;
-const url = new URL(chosen ?? `postgres://postgres@127.0.0.1:${process.env.SVC_TEST_POSTGRES_PORT ?? 54329}/postgres`);
+const url = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 const host = url.hostname;
 const port = Number(url.port || 5432);
 const user = decodeURIComponent(url.username || 'postgres');
@@ -34,7 +31,7 @@ async function answers(): Promise<boolean> {
   }
 }
 
-if (chosen && (await answers())) {
+if (await answers()) {
   console.log('external');
   process.exit(0);
 }
@@ -50,7 +47,7 @@ const db = await startEmbeddedPostgres(dataDir, port, log, {
   trustedUser: user,
   settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
 });
-console.log(`embedded ${url.toString()}`);
+console.log('embedded');
 
 let stopping = false;
 const stop = async () => {

@@ -7,12 +7,11 @@ import { prepareJobQueues } from '../src/jobs/prepare-job-queues';
 import '../src/modules';
 import '../src/jobs/purge-idempotency-keys.job';
 import { builtServer } from './built-server';
-import { admin, databaseUrl, dropDatabasesOf } from './databases';
+import { admin, databaseUrl } from './databases';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     templateDatabase: string;
-    testDatabasePrefix: string;
   }
 }
 
@@ -20,9 +19,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // Built once here, before any file starts a server process from it.
   builtServer();
-  const run = randomBytes(4).toString('hex');
-  const template = `svc_test_template_${run}`;
-  const prefix = `svc_test_${run}_`;
+  const template = `svc_test_template_${randomBytes(4).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${template}`));
   const { db } = createDatabase(databaseUrl(template));
   await migrateToLatest(db);
@@ -30,12 +27,7 @@ export default async function setup(project: TestProject) {
   await prepareJobQueues(databaseUrl(template));
   await db.destroy();
   project.provide('templateDatabase', template);
-  project.provide('testDatabasePrefix', prefix);
   return async () => {
-    await dropDatabasesOf(prefix);
-    // A worker that stopped while copying the template for a next file: its copy is there a moment later.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await dropDatabasesOf(prefix);
     await admin((c) => c.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
   };
 }
