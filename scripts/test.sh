@@ -43,8 +43,10 @@ postgres_from=$(postgres_cpu)
 # Its CPU time too (its processes and those they waited for), since two cores are what the lanes share.
 suite() {
   local name=$1; shift
-  local from=$SECONDS TIMEFORMAT='%U %S'
-  { time "$@" > >(tee "$logs/$name.log" | sed -u "s/^/[$name] /") 2>&1; } 2> "$logs/$name.cpu"
+  local from=$SECONDS
+  # In a subshell of its own: `time` counts the children its shell reaped meanwhile, and the main shell also reaps
+  # the other lanes.
+  (TIMEFORMAT='%U %S'; time "$@" > >(tee "$logs/$name.log" | sed -u "s/^/[$name] /") 2>&1) 2> "$logs/$name.cpu"
   local status=$?
   echo "$status $((SECONDS - from)) $(awk '{printf "%d", $1 + $2}' "$logs/$name.cpu")" > "$logs/$name.status"
   return "$status"

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ADMIN_URL } from './databases';
 
 export const PGBOUNCER = process.env.PGBOUNCER_PATH ?? '/usr/sbin/pgbouncer';
 
@@ -26,7 +27,7 @@ function freePort(): Promise<number> {
 }
 
 /**
- * A real PgBouncer in transaction mode on a free loopback port, in front of the test PostgreSQL at 127.0.0.1:5432
+ * A real PgBouncer in transaction mode on a free loopback port, in front of the test PostgreSQL (`ADMIN_URL`)
  * (every database, trusted), its configuration in a temporary directory. As root it runs as `postgres`.
  */
 export async function startPgBouncer(poolSize = 4): Promise<RunningPgBouncer> {
@@ -36,7 +37,7 @@ export async function startPgBouncer(poolSize = 4): Promise<RunningPgBouncer> {
   writeFileSync(join(dir, 'userlist.txt'), '"postgres" ""\n', { mode: 0o644 });
   const ini = [
     '[databases]',
-    '* = host=127.0.0.1 port=5432',
+    `* = host=${new URL(ADMIN_URL).hostname} port=${new URL(ADMIN_URL).port || 5432}`,
     '[pgbouncer]',
     'listen_addr = 127.0.0.1',
     `listen_port = ${port}`,
