@@ -31,6 +31,17 @@ async function lockVariants(trx: Transaction<DB>, scope: Scope, lines: readonly 
     .execute();
 }
 
+/** `reserved += n` for each line whose variant has room for it; answers the variants that took their units. */
+async function holdWhereRoom(trx: Transaction<DB>, scope: Scope, lines: readonly StockLine[]): Promise<Array<{ id: string }>> {
+  const { rows } = await sql<{ id: string }>`
+    update product_variants v set reserved = v.reserved + x.n
+    from (values ${valuesOf(lines)}) as x(id, n)
+    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}
+      and (v.stock is null or v.stock - v.reserved >= x.n)
+    returning v.id`.execute(trx);
+  return rows;
+}
+
 /**
  * Holds stock for a new order, inside its creating transaction: the variants are locked in id order and each
  * takes `reserved + n` only where `stock` is unlimited or `stock − reserved ≥ n`. One miss throws
@@ -41,12 +52,7 @@ export async function reserveStock(trx: Transaction<DB>, scope: Scope, lines: re
   if (wanted.length === 0) return;
   // One variant needs no lock of its own: the update takes it. Several are locked in id order first.
   if (wanted.length > 1) await lockVariants(trx, scope, wanted);
-  const { rows } = await sql<{ id: string }>`
-    update product_variants v set reserved = v.reserved + x.n
-    from (values ${valuesOf(wanted)}) as x(id, n)
-    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}
-      and (v.stock is null or v.stock - v.reserved >= x.n)
-    returning v.id`.execute(trx);
+  const rows = await holdWhereRoom(trx, scope, wanted);
   if (rows.length === wanted.length) return;
   const took = new Set(rows.map((r) => r.id));
   throw outOfStock(wanted.filter((l) => !took.has(l.variant)).map((l) => l.variant), param);
@@ -86,12 +92,7 @@ export async function reserveStockInTurn(trx: Transaction<DB>, scope: Scope, ord
   });
   const taken = perVariant([...held].map(([variant, quantity]) => ({ variant, quantity })));
   if (taken.length === 0) return short;
-  const { rows } = await sql<{ id: string }>`
-    update product_variants v set reserved = v.reserved + x.n
-    from (values ${valuesOf(taken)}) as x(id, n)
-    where v.id = x.id and v.tenant_id = ${scope.tenantId} and v.livemode = ${scope.livemode}
-      and (v.stock is null or v.stock - v.reserved >= x.n)
-    returning v.id`.execute(trx);
+  const rows = await holdWhereRoom(trx, scope, taken);
   // Under the locks the room read is the room there is: a miss here is a bug, and fails the whole transaction.
   if (rows.length !== taken.length) throw new Error('reserveStockInTurn: a locked variant lost its room');
   return short;
