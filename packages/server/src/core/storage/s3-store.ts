@@ -2,35 +2,38 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { checkKey, contentTypeOf, type ObjectStore, type PutOptions } from './object-store';
 import type { StorageTarget } from './storage-url';
 
-const notFound = (err: unknown) => err instanceof NoSuchKey || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404);
+type S3 = typeof import('@aws-sdk/client-s3');
+
+// The SDK is loaded on first use: it is a third of a second of CPU at start, and most servers keep files on disk.
+let sdk: Promise<S3> | undefined;
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
+const notFound = (s3: S3, err: unknown) => err instanceof s3.NoSuchKey || (err instanceof s3.S3ServiceException && err.$metadata.httpStatusCode === 404);
 
 /** Objects in a bucket of S3-compatible storage (AWS S3, MinIO, R2, …), every key under the target's prefix. */
 export class S3Store implements ObjectStore {
-  private readonly client: S3Client;
+  private opened?: Promise<{ s3: S3; client: S3Client }>;
 
-  constructor(private readonly target: StorageTarget) {
-    this.client = new S3Client({
-      endpoint: target.endpoint,
-      region: target.region,
-      forcePathStyle: target.forcePathStyle,
-      credentials: target.credentials,
-      // Checksums only where S3 requires them: many S3-compatible stores do not take the newer trailing ones.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+  constructor(private readonly target: StorageTarget) {}
+
+  /** The SDK and this store's client, made on first use. */
+  private open(): Promise<{ s3: S3; client: S3Client }> {
+    return (this.opened ??= loadSdk().then((s3) => ({
+      s3,
+      client: new s3.S3Client({
+        endpoint: this.target.endpoint,
+        region: this.target.region,
+        forcePathStyle: this.target.forcePathStyle,
+        credentials: this.target.credentials,
+        // Checksums only where S3 requires them: many S3-compatible stores do not take the newer trailing ones.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    })));
   }
 
   get description(): string {
@@ -46,20 +49,23 @@ export class S3Store implements ObjectStore {
   }
 
   async put(key: string, body: Buffer | string, options: PutOptions = {}): Promise<void> {
-    await this.client.send(new PutObjectCommand({ ...this.meta(key, options), Body: body }));
+    const { s3, client } = await this.open();
+    await client.send(new s3.PutObjectCommand({ ...this.meta(key, options), Body: body }));
   }
 
   async putFile(key: string, path: string, options: PutOptions = {}): Promise<void> {
+    const { s3, client } = await this.open();
     const { size } = await stat(path);
-    await this.client.send(new PutObjectCommand({ ...this.meta(key, options), Body: createReadStream(path), ContentLength: size }));
+    await client.send(new s3.PutObjectCommand({ ...this.meta(key, options), Body: createReadStream(path), ContentLength: size }));
   }
 
   private async body(key: string): Promise<Readable | null> {
+    const { s3, client } = await this.open();
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.target.bucket, Key: this.keyOf(key) }));
+      const res = await client.send(new s3.GetObjectCommand({ Bucket: this.target.bucket, Key: this.keyOf(key) }));
       return res.Body as Readable;
     } catch (err) {
-      if (notFound(err)) return null;
+      if (notFound(s3, err)) return null;
       throw err;
     }
   }
@@ -80,11 +86,12 @@ export class S3Store implements ObjectStore {
   }
 
   async list(prefix: string): Promise<string[]> {
+    const { s3, client } = await this.open();
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: `${this.target.prefix}${prefix}`, ContinuationToken: token }),
+      const page = await client.send(
+        new s3.ListObjectsV2Command({ Bucket: this.target.bucket, Prefix: `${this.target.prefix}${prefix}`, ContinuationToken: token }),
       );
       for (const o of page.Contents ?? []) if (o.Key) keys.push(o.Key.slice(this.target.prefix.length));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -93,15 +100,17 @@ export class S3Store implements ObjectStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.target.bucket, Key: this.keyOf(key) }));
+    const { s3, client } = await this.open();
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.target.bucket, Key: this.keyOf(key) }));
   }
 
   async deletePrefix(prefix: string): Promise<void> {
+    const { s3, client } = await this.open();
     const keys = await this.list(prefix);
     // DeleteObjects takes at most 1,000 keys a call.
     for (let i = 0; i < keys.length; i += 1000) {
       const Objects = keys.slice(i, i + 1000).map((k) => ({ Key: this.keyOf(k) }));
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.target.bucket, Delete: { Objects, Quiet: true } }));
+      await client.send(new s3.DeleteObjectsCommand({ Bucket: this.target.bucket, Delete: { Objects, Quiet: true } }));
     }
   }
 }
